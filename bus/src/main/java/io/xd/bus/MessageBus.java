@@ -1,0 +1,49 @@
+package io.xd.bus;
+
+import org.springframework.messaging.MessageHandler;
+
+/**
+ * Carries messages between the modules of streams: the transport SPI that every bus (local, Kafka) implements and
+ * that the shared contract tests check.
+ * <p>
+ * Channel names follow {@link io.xd.core.ChannelNames}. A point-to-point channel (an anonymous pipe or a
+ * {@code queue:}) gives each message to one of its consumers; a publish-subscribe channel (a {@code topic:} or a
+ * tap) gives each message to every consumer group, and to one consumer within a group. Producers and consumers
+ * may bind in any order; what a bus does with messages sent before any consumer binds is part of its contract
+ * (the local bus queues them on named channels and rejects them on anonymous pipes).
+ * <p>
+ * Consumers are called on threads of the bus's choosing (for a direct binding, the producer's thread), possibly
+ * concurrently when a channel has several consumers. A consumer that throws has not handled the message: the bus
+ * either returns the failure to the producer (direct binding) or retries it and then moves it to an error path;
+ * it never drops it silently.
+ * <p>
+ * All methods are thread-safe. Binding methods throw {@link IllegalArgumentException} for a malformed name or an
+ * unsupported property, and never block for long.
+ */
+public interface MessageBus extends AutoCloseable {
+
+	/**
+	 * Binds the sending end of a point-to-point channel.
+	 * @param name an anonymous pipe or a {@code queue:} channel
+	 * @param tapName the tap channel on which this producer's messages are also published while the tap has
+	 * subscribers, or {@code null} for none
+	 */
+	ProducerBinding bindProducer(String name, String tapName, BindingProperties properties);
+
+	/** Binds a consumer of a point-to-point channel. */
+	Binding bindConsumer(String name, MessageHandler handler, BindingProperties properties);
+
+	/** Binds the sending end of a publish-subscribe channel ({@code topic:} or tap). */
+	ProducerBinding bindPubSubProducer(String name, BindingProperties properties);
+
+	/**
+	 * Binds a consumer of a publish-subscribe channel.
+	 * @param group consumers with the same group share the messages; {@code null} makes an anonymous group of
+	 * this consumer alone, which receives only what is published after it binds
+	 */
+	Binding bindPubSubConsumer(String name, String group, MessageHandler handler, BindingProperties properties);
+
+	/** Unbinds everything and releases the bus's threads and connections. */
+	@Override
+	void close();
+}

@@ -1,0 +1,379 @@
+package io.xd.bus.local;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageHandler;
+import org.springframework.messaging.MessageHandlingException;
+import org.springframework.messaging.support.ErrorMessage;
+
+import io.xd.bus.Binding;
+import io.xd.bus.BindingProperties;
+import io.xd.bus.MessageBus;
+import io.xd.bus.ProducerBinding;
+import io.xd.core.ChannelNames;
+
+/**
+ * The message bus inside one JVM.
+ * <ul>
+ * <li><b>Anonymous pipes</b> ({@code <stream>.<n>}) are <em>direct bindings</em>: the producer's {@code send} calls
+ * the consumer on the producer's thread, with no queue, no copy, no header added and no allocation by the bus. A
+ * consumer's exception is thrown back to the producer. Sending before a consumer binds is rejected; several
+ * consumers of one pipe take turns.</li>
+ * <li><b>{@code queue:}</b> channels keep messages in a bounded queue until a consumer takes them, so a producer
+ * may run before any consumer exists; consumers compete, each on a thread of its own.</li>
+ * <li><b>{@code topic:}</b> channels and <b>taps</b> give every consumer group a copy, through a bounded queue per
+ * group; what is published while a topic has no group is not kept. A producer bound with a tap name publishes to
+ * the tap only while the tap has subscribers, so an untapped stream pays nothing for taps.</li>
+ * </ul>
+ * Full queues block the producer rather than lose messages. A consumer that fails on a queued message has the
+ * failure logged and published, as an {@link ErrorMessage} carrying the message, to {@value #ERRORS}, which any
+ * stream may consume ({@code topic:xd.errors > log}). The local bus accepts no binding properties.
+ */
+public final class LocalMessageBus implements MessageBus {
+
+	/** The topic on which failures of queued deliveries are published. */
+	public static final String ERRORS = "topic:xd.errors";
+
+	/** Default capacity of each queue, in messages. */
+	public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
+
+	private static final Logger logger = LoggerFactory.getLogger(LocalMessageBus.class);
+
+	private static final Set<String> NO_PROPERTIES = Set.of();
+
+	private final int queueCapacity;
+
+	private final Map<String, DirectPipe> pipes = new HashMap<>();
+
+	private final Map<String, ConsumerGroup> queues = new HashMap<>();
+
+	private final Map<String, Topic> topics = new HashMap<>();
+
+	private final List<Binding> bindings = new ArrayList<>();
+
+	private boolean closed;
+
+	public LocalMessageBus() {
+		this(DEFAULT_QUEUE_CAPACITY);
+	}
+
+	/** A bus whose {@code queue:}, {@code topic:} and tap queues hold at most {@code queueCapacity} messages. */
+	public LocalMessageBus(int queueCapacity) {
+		if (queueCapacity < 1) {
+			throw new IllegalArgumentException("queueCapacity must be at least 1, but was " + queueCapacity);
+		}
+		this.queueCapacity = queueCapacity;
+	}
+
+	@Override
+	public synchronized ProducerBinding bindProducer(String name, String tapName, BindingProperties properties) {
+		checkOpen();
+		requireName(name);
+		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "producer");
+		if (ChannelNames.isPublishSubscribe(name)) {
+			throw new IllegalArgumentException("'" + name + "' is a publish-subscribe channel: bind it with bindPubSubProducer");
+		}
+		Producer producer;
+		if (ChannelNames.isQueue(name)) {
+			ConsumerGroup queue = queue(name);
+			producer = new Producer(name, tapName, queue::publish);
+		}
+		else {
+			DirectPipe pipe = this.pipes.computeIfAbsent(name, key -> new DirectPipe());
+			producer = new Producer(name, tapName, null);
+			pipe.producers.add(producer);
+		}
+		if (tapName != null) {
+			topic(tapName).tappedProducers.add(producer);
+		}
+		rewire(producer);
+		return track(producer);
+	}
+
+	@Override
+	public synchronized Binding bindConsumer(String name, MessageHandler handler, BindingProperties properties) {
+		checkOpen();
+		requireName(name);
+		Objects.requireNonNull(handler, "handler");
+		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "consumer");
+		if (ChannelNames.isPublishSubscribe(name)) {
+			throw new IllegalArgumentException("'" + name + "' is a publish-subscribe channel: bind it with bindPubSubConsumer");
+		}
+		if (ChannelNames.isQueue(name)) {
+			Runnable remove = queue(name).addConsumer(handler);
+			return track(new SimpleBinding(name, remove));
+		}
+		DirectPipe pipe = this.pipes.computeIfAbsent(name, key -> new DirectPipe());
+		pipe.consumers.add(handler);
+		pipe.producers.forEach(this::rewire);
+		return track(new SimpleBinding(name, () -> {
+			synchronized (this) {
+				pipe.consumers.remove(handler);
+				pipe.producers.forEach(this::rewire);
+			}
+		}));
+	}
+
+	@Override
+	public synchronized ProducerBinding bindPubSubProducer(String name, BindingProperties properties) {
+		checkOpen();
+		requirePubSubName(name);
+		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "producer");
+		Topic topic = topic(name);
+		Producer producer = new Producer(name, null, topic::publish);
+		rewire(producer);
+		return track(producer);
+	}
+
+	@Override
+	public synchronized Binding bindPubSubConsumer(String name, String group, MessageHandler handler,
+			BindingProperties properties) {
+		checkOpen();
+		requirePubSubName(name);
+		Objects.requireNonNull(handler, "handler");
+		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "consumer");
+		Topic topic = topic(name);
+		String groupName = (group != null) ? group : "anonymous." + UUID.randomUUID();
+		ConsumerGroup consumers = topic.groups.get(groupName);
+		boolean newGroup = consumers == null;
+		if (newGroup) {
+			consumers = new ConsumerGroup(name, this.queueCapacity, (message, ex) -> failed(name, message, ex));
+			topic.groups.put(groupName, consumers);
+			topic.refreshGroups();
+			topic.tappedProducers.forEach(this::rewire);
+		}
+		ConsumerGroup joined = consumers;
+		Runnable remove = joined.addConsumer(handler);
+		return track(new SimpleBinding(name, () -> {
+			remove.run();
+			synchronized (this) {
+				if (!joined.hasConsumers() && topic.groups.remove(groupName, joined)) {
+					topic.refreshGroups();
+					topic.tappedProducers.forEach(this::rewire);
+				}
+			}
+		}));
+	}
+
+	@Override
+	public void close() {
+		List<Binding> all;
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			all = new ArrayList<>(this.bindings);
+		}
+		all.forEach(Binding::unbind);
+	}
+
+	/** Messages waiting in the queue of {@code queue:} channel {@code name}; 0 for a channel never bound. */
+	public synchronized int backlog(String name) {
+		ConsumerGroup queue = this.queues.get(name);
+		return (queue != null) ? queue.backlog() : 0;
+	}
+
+	private void rewire(Producer producer) {
+		MessageHandler target = producer.unbound ? Targets.rejecting("Producer binding of '" + producer.name
+				+ "' is unbound") : primaryTarget(producer);
+		if (!producer.unbound && producer.tapName != null) {
+			Topic tap = this.topics.get(producer.tapName);
+			if (tap != null && !tap.groups.isEmpty()) {
+				target = Targets.tee(target, tap::publish);
+			}
+		}
+		producer.channel.wire(target);
+	}
+
+	private MessageHandler primaryTarget(Producer producer) {
+		if (producer.publisher != null) {
+			return producer.publisher;
+		}
+		DirectPipe pipe = this.pipes.get(producer.name);
+		List<MessageHandler> consumers = pipe.consumers;
+		if (consumers.isEmpty()) {
+			return Targets.rejecting("No consumer is bound to '" + producer.name + "'");
+		}
+		if (consumers.size() == 1) {
+			return consumers.get(0);
+		}
+		return Targets.roundRobin(consumers.toArray(new MessageHandler[0]));
+	}
+
+	private ConsumerGroup queue(String name) {
+		return this.queues.computeIfAbsent(name,
+				key -> new ConsumerGroup(key, this.queueCapacity, (message, ex) -> failed(key, message, ex)));
+	}
+
+	private Topic topic(String name) {
+		return this.topics.computeIfAbsent(name, key -> new Topic());
+	}
+
+	private void failed(String channel, Message<?> message, Throwable ex) {
+		logger.error("A consumer of '{}' failed to handle a message; it is published to {}", channel, ERRORS, ex);
+		if (ERRORS.equals(channel)) {
+			return;
+		}
+		Topic errors;
+		synchronized (this) {
+			errors = this.topics.get(ERRORS);
+		}
+		if (errors != null) {
+			errors.publish(new ErrorMessage(new MessageHandlingException(message,
+					"A consumer of '" + channel + "' failed to handle the message", ex), Map.of("xd_channel", channel),
+					message));
+		}
+	}
+
+	private <B extends Binding> B track(B binding) {
+		this.bindings.add(binding);
+		return binding;
+	}
+
+	private void checkOpen() {
+		if (this.closed) {
+			throw new IllegalStateException("The local message bus is closed");
+		}
+	}
+
+	private static void requireName(String name) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("A channel name is required");
+		}
+	}
+
+	private static void requirePubSubName(String name) {
+		requireName(name);
+		if (!ChannelNames.isPublishSubscribe(name)) {
+			throw new IllegalArgumentException("'" + name + "' is not a publish-subscribe channel: its name must start with '"
+					+ ChannelNames.TOPIC_PREFIX + "' or '" + ChannelNames.TAP_PREFIX + "'");
+		}
+	}
+
+	/** An anonymous pipe: its directly bound consumers and the producers wired to them. */
+	private static final class DirectPipe {
+
+		final List<MessageHandler> consumers = new ArrayList<>();
+
+		final List<Producer> producers = new ArrayList<>();
+	}
+
+	/** A publish-subscribe channel: a queue per consumer group, and the producers that tap into it. */
+	private static final class Topic {
+
+		final Map<String, ConsumerGroup> groups = new LinkedHashMap<>();
+
+		final List<Producer> tappedProducers = new ArrayList<>();
+
+		private volatile ConsumerGroup[] snapshot = new ConsumerGroup[0];
+
+		void refreshGroups() {
+			this.snapshot = this.groups.values().toArray(new ConsumerGroup[0]);
+		}
+
+		void publish(Message<?> message) {
+			for (ConsumerGroup group : this.snapshot) {
+				group.publish(message);
+			}
+		}
+	}
+
+	private final class Producer implements ProducerBinding {
+
+		final String name;
+
+		final String tapName;
+
+		final MessageHandler publisher;
+
+		final LocalProducerChannel channel;
+
+		boolean unbound;
+
+		Producer(String name, String tapName, MessageHandler publisher) {
+			this.name = name;
+			this.tapName = tapName;
+			this.publisher = publisher;
+			this.channel = new LocalProducerChannel(name, Targets.rejecting("Producer binding of '" + name
+					+ "' is not wired yet"));
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public MessageChannel channel() {
+			return this.channel;
+		}
+
+		@Override
+		public void unbind() {
+			synchronized (LocalMessageBus.this) {
+				if (this.unbound) {
+					return;
+				}
+				this.unbound = true;
+				DirectPipe pipe = LocalMessageBus.this.pipes.get(this.name);
+				if (pipe != null) {
+					pipe.producers.remove(this);
+				}
+				if (this.tapName != null) {
+					Topic tap = LocalMessageBus.this.topics.get(this.tapName);
+					if (tap != null) {
+						tap.tappedProducers.remove(this);
+					}
+				}
+				rewire(this);
+				LocalMessageBus.this.bindings.remove(this);
+			}
+		}
+	}
+
+	private final class SimpleBinding implements Binding {
+
+		private final String name;
+
+		private final Runnable release;
+
+		private boolean unbound;
+
+		SimpleBinding(String name, Runnable release) {
+			this.name = name;
+			this.release = release;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public void unbind() {
+			synchronized (this) {
+				if (this.unbound) {
+					return;
+				}
+				this.unbound = true;
+			}
+			this.release.run();
+			synchronized (LocalMessageBus.this) {
+				LocalMessageBus.this.bindings.remove(this);
+			}
+		}
+	}
+}

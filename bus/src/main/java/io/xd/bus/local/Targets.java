@@ -1,0 +1,44 @@
+package io.xd.bus.local;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageDeliveryException;
+import org.springframework.messaging.MessageHandler;
+
+/**
+ * The handlers a local producer channel can point at. Each is immutable: rebinding swaps the producer's target
+ * rather than changing one, so the send path reads one volatile field and makes one call.
+ */
+final class Targets {
+
+	private Targets() {
+	}
+
+	/** Rejects every message with a sentence naming the channel and the reason. */
+	static MessageHandler rejecting(String reason) {
+		return message -> {
+			throw new MessageDeliveryException(message, reason);
+		};
+	}
+
+	/** Gives each message to the next of several consumers in turn. */
+	static MessageHandler roundRobin(MessageHandler[] consumers) {
+		AtomicInteger next = new AtomicInteger();
+		return message -> consumers[Math.floorMod(next.getAndIncrement(), consumers.length)].handleMessage(message);
+	}
+
+	/** Delivers to {@code primary}, then publishes the same message to a tap. */
+	static MessageHandler tee(MessageHandler primary, MessageHandler tap) {
+		return new Tee(primary, tap);
+	}
+
+	private record Tee(MessageHandler primary, MessageHandler tap) implements MessageHandler {
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			this.primary.handleMessage(message);
+			this.tap.handleMessage(message);
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package io.xd.bus.local;
+
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageDeliveryException;
+import org.springframework.messaging.MessageHandler;
+import org.springframework.messaging.MessagingException;
+import org.springframework.messaging.support.ErrorMessage;
+import org.springframework.messaging.support.GenericMessage;
+
+import io.xd.bus.AbstractMessageBusContractTests.Received;
+import io.xd.bus.BindingProperties;
+import io.xd.bus.ProducerBinding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+class LocalMessageBusTests {
+
+	private final LocalMessageBus bus = new LocalMessageBus();
+
+	@AfterEach
+	void close() {
+		this.bus.close();
+	}
+
+	@Test
+	void directBindingRunsTheConsumerOnTheProducerThread() {
+		AtomicReference<Thread> consumerThread = new AtomicReference<>();
+		this.bus.bindConsumer("s.0", message -> consumerThread.set(Thread.currentThread()), BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE);
+
+		producer.channel().send(new GenericMessage<>("x"));
+
+		assertThat(consumerThread.get()).isSameAs(Thread.currentThread());
+	}
+
+	@Test
+	void directBindingThrowsTheConsumersExceptionToTheProducer() {
+		this.bus.bindConsumer("s.0", message -> {
+			throw new IllegalStateException("bad payload");
+		}, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE);
+
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> producer.channel().send(new GenericMessage<>("x")))
+			.withMessage("bad payload");
+	}
+
+	@Test
+	void rejectsASendToAPipeWithoutConsumerNamingThePipe() {
+		ProducerBinding producer = this.bus.bindProducer("lonely.0", null, BindingProperties.NONE);
+
+		assertThatExceptionOfType(MessageDeliveryException.class)
+			.isThrownBy(() -> producer.channel().send(new GenericMessage<>("x")))
+			.withMessageContaining("No consumer is bound to 'lonely.0'");
+	}
+
+	@Test
+	void rejectsASendAfterTheProducerUnbinds() {
+		this.bus.bindConsumer("s.0", new Received(), BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE);
+		producer.unbind();
+
+		assertThatExceptionOfType(MessageDeliveryException.class)
+			.isThrownBy(() -> producer.channel().send(new GenericMessage<>("x")))
+			.withMessageContaining("unbound");
+	}
+
+	@Test
+	void directBindingAllocatesNothingPerMessage() {
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		long[] count = new long[1];
+		MessageHandler counting = message -> count[0]++;
+		this.bus.bindConsumer("hot.0", counting, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("hot.0", "tap:stream:hot.source.0", BindingProperties.NONE);
+		Message<String> message = new GenericMessage<>("payload");
+		for (int i = 0; i < 10_000; i++) {
+			producer.channel().send(message);
+		}
+		long messages = 2_000_000;
+		long before = threads.getCurrentThreadAllocatedBytes();
+		for (long i = 0; i < messages; i++) {
+			producer.channel().send(message);
+		}
+		long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+		assertThat(count[0]).isEqualTo(messages + 10_000);
+		// a single 16-byte object per message would be 32 MB; allow a few KB of measurement noise
+		assertThat(allocated).isLessThan(64 * 1024);
+	}
+
+	@Test
+	void publishesAFailedQueuedDeliveryToTheErrorsTopic() {
+		Received errors = new Received();
+		this.bus.bindPubSubConsumer(LocalMessageBus.ERRORS, null, errors, BindingProperties.NONE);
+		this.bus.bindConsumer("queue:orders", message -> {
+			throw new IllegalStateException("cannot handle " + message.getPayload());
+		}, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("queue:orders", null, BindingProperties.NONE);
+
+		producer.channel().send(new GenericMessage<>("order-1"));
+
+		await().atMost(5, TimeUnit.SECONDS).until(() -> errors.count() == 1);
+		ErrorMessage error = (ErrorMessage) errors.messages().get(0);
+		assertThat(error.getPayload()).isInstanceOf(MessagingException.class)
+			.hasRootCauseMessage("cannot handle order-1");
+		assertThat(((MessagingException) error.getPayload()).getFailedMessage().getPayload()).isEqualTo("order-1");
+		assertThat(error.getHeaders().get("xd_channel")).isEqualTo("queue:orders");
+	}
+
+	@Test
+	void aFullQueueBlocksTheProducerInsteadOfDroppingMessages() throws Exception {
+		try (LocalMessageBus small = new LocalMessageBus(1)) {
+			ProducerBinding producer = small.bindProducer("queue:small", null, BindingProperties.NONE);
+			producer.channel().send(new GenericMessage<>("first"));
+			CompletableFuture<Boolean> second = CompletableFuture
+				.supplyAsync(() -> producer.channel().send(new GenericMessage<>("second")));
+			Thread.sleep(300);
+			assertThat(second).isNotDone();
+			assertThat(small.backlog("queue:small")).isEqualTo(1);
+
+			Received received = new Received();
+			small.bindConsumer("queue:small", received, BindingProperties.NONE);
+
+			assertThat(second.get(5, TimeUnit.SECONDS)).isTrue();
+			await().atMost(5, TimeUnit.SECONDS).until(() -> received.count() == 2);
+			assertThat(received.messages().stream().<Object>map(Message::getPayload).toList()).containsExactly("first", "second");
+		}
+	}
+
+	@Test
+	void takesTurnsBetweenTwoDirectlyBoundConsumers() {
+		Received first = new Received();
+		Received second = new Received();
+		this.bus.bindConsumer("s.1", first, BindingProperties.NONE);
+		this.bus.bindConsumer("s.1", second, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("s.1", null, BindingProperties.NONE);
+
+		for (int i = 0; i < 10; i++) {
+			producer.channel().send(new GenericMessage<>(i));
+		}
+
+		assertThat(first.count()).isEqualTo(5);
+		assertThat(second.count()).isEqualTo(5);
+	}
+
+	@Test
+	void rejectsBindingPropertiesNamingThem() {
+		BindingProperties properties = BindingProperties.of(Map.of("concurrency", "2", "maxAttempts", "5"));
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.bus.bindConsumer("s.0", new Received(), properties))
+			.withMessage("LocalMessageBus does not support consumer properties: concurrency, maxAttempts");
+	}
+
+	@Test
+	void refusesToBindAfterClose() {
+		this.bus.close();
+
+		assertThatIllegalStateException().isThrownBy(() -> this.bus.bindProducer("s.0", null, BindingProperties.NONE));
+	}
+}

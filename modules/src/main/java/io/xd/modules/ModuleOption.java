@@ -1,0 +1,185 @@
+package io.xd.modules;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A typed, documented option of a module: its name, the type its text value must parse as, a default, a
+ * description and a validation rule. Instances are immutable; the {@code with...} methods return copies, so options
+ * are usually declared as constants:
+ *
+ * <pre>{@code
+ * static final ModuleOption<Integer> SIZE = ModuleOption.ofInt("messageSize")
+ *         .withDefault(1000).withMin(0).withDescription("the size of each payload, in bytes");
+ * }</pre>
+ *
+ * @param <T> the Java type of the option's value
+ */
+public final class ModuleOption<T> {
+
+	private final String name;
+
+	private final String typeName;
+
+	private final Class<T> javaType;
+
+	private final Function<String, T> parser;
+
+	private final T defaultValue;
+
+	private final String description;
+
+	private final Predicate<T> rule;
+
+	private final String ruleDescription;
+
+	private ModuleOption(String name, String typeName, Class<T> javaType, Function<String, T> parser, T defaultValue,
+			String description, Predicate<T> rule, String ruleDescription) {
+		this.name = Objects.requireNonNull(name, "name");
+		this.typeName = typeName;
+		this.javaType = javaType;
+		this.parser = parser;
+		this.defaultValue = defaultValue;
+		this.description = description;
+		this.rule = rule;
+		this.ruleDescription = ruleDescription;
+	}
+
+	/** An option whose value is a 32-bit integer. */
+	public static ModuleOption<Integer> ofInt(String name) {
+		return new ModuleOption<>(name, "int", Integer.class, Integer::valueOf, null, "", null, null);
+	}
+
+	/** An option whose value is a 64-bit integer. */
+	public static ModuleOption<Long> ofLong(String name) {
+		return new ModuleOption<>(name, "long", Long.class, Long::valueOf, null, "", null, null);
+	}
+
+	/** An option whose value is {@code true} or {@code false} (any case); anything else is rejected. */
+	public static ModuleOption<Boolean> ofBoolean(String name) {
+		return new ModuleOption<>(name, "boolean", Boolean.class, ModuleOption::parseBoolean, null, "", null, null);
+	}
+
+	/** An option whose value is any text. */
+	public static ModuleOption<String> ofString(String name) {
+		return new ModuleOption<>(name, "String", String.class, Function.identity(), null, "", null, null);
+	}
+
+	/**
+	 * An option whose value is one of a fixed set of words, matched ignoring case and returned as declared.
+	 * The type shown to users is the choices joined by {@code |}.
+	 */
+	public static ModuleOption<String> ofChoice(String name, String... choices) {
+		List<String> allowed = List.of(choices);
+		Function<String, String> parser = text -> allowed.stream()
+			.filter(choice -> choice.equalsIgnoreCase(text))
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("expected one of " + String.join(", ", allowed)));
+		return new ModuleOption<>(name, String.join("|", allowed), String.class, parser, null, "", null, null);
+	}
+
+	/** This option with the given default value, used when the user gives none. */
+	public ModuleOption<T> withDefault(T value) {
+		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, value, this.description,
+				this.rule, this.ruleDescription);
+	}
+
+	/** This option with the given one-sentence description, shown by {@code module info}. */
+	public ModuleOption<T> withDescription(String text) {
+		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, this.defaultValue, text,
+				this.rule, this.ruleDescription);
+	}
+
+	/**
+	 * This option with a validation rule; {@code requirement} completes the sentence "the value must ..." in
+	 * error messages, e.g. {@code "be at least 1"}.
+	 */
+	public ModuleOption<T> withRule(Predicate<T> check, String requirement) {
+		Predicate<T> combined = (this.rule == null) ? check : this.rule.and(check);
+		String text = (this.ruleDescription == null) ? requirement : this.ruleDescription + " and " + requirement;
+		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, this.defaultValue,
+				this.description, combined, text);
+	}
+
+	/** This numeric option with a lower bound, inclusive. */
+	public ModuleOption<T> withMin(long min) {
+		return withRule(value -> ((Number) value).longValue() >= min, "be at least " + min);
+	}
+
+	public String name() {
+		return this.name;
+	}
+
+	/** The type as shown to users: {@code int}, {@code long}, {@code boolean}, {@code String} or the choices. */
+	public String typeName() {
+		return this.typeName;
+	}
+
+	public Class<T> javaType() {
+		return this.javaType;
+	}
+
+	/** The default value, or {@code null} when the option has none. */
+	public T defaultValue() {
+		return this.defaultValue;
+	}
+
+	public String description() {
+		return this.description;
+	}
+
+	/**
+	 * Parses and validates a value given as text.
+	 * @throws IllegalArgumentException with a sentence naming this option and what was wrong with the value
+	 */
+	public T parse(String text) {
+		T value;
+		try {
+			value = this.parser.apply(text.trim());
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("option '" + this.name + "' expects " + article(this.typeName)
+					+ ", but got '" + text + "'" + choicesHint(ex));
+		}
+		if (this.rule != null && !this.rule.test(value)) {
+			throw new IllegalArgumentException("option '" + this.name + "' must " + this.ruleDescription + ", but got '"
+					+ text + "'");
+		}
+		return value;
+	}
+
+	private static String choicesHint(RuntimeException ex) {
+		String message = ex.getMessage();
+		return (message != null && message.startsWith("expected one of")) ? " (" + message + ")" : "";
+	}
+
+	private static String article(String typeName) {
+		return switch (typeName) {
+			case "int" -> "an integer";
+			case "long" -> "a long integer";
+			case "boolean" -> "true or false";
+			case "String" -> "text";
+			default -> "one of " + String.join(", ", Arrays.asList(typeName.split("\\|")));
+		};
+	}
+
+	private static Boolean parseBoolean(String text) {
+		String lower = text.toLowerCase(Locale.ROOT);
+		if (lower.equals("true")) {
+			return Boolean.TRUE;
+		}
+		if (lower.equals("false")) {
+			return Boolean.FALSE;
+		}
+		throw new IllegalArgumentException(text);
+	}
+
+	@Override
+	public String toString() {
+		return this.name + " (" + this.typeName + ", default " + this.defaultValue + ")";
+	}
+}

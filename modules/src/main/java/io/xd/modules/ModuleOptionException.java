@@ -1,0 +1,23 @@
+package io.xd.modules;
+
+import java.util.List;
+
+/**
+ * Thrown when the options given to a module are not acceptable: an unknown name, a value that does not parse as
+ * the option's type, or a value that breaks the option's validation rule. The message names every problem found,
+ * and for unknown names lists the options the module does have.
+ */
+public class ModuleOptionException extends IllegalArgumentException {
+
+	private final List<String> problems;
+
+	public ModuleOptionException(String module, List<String> problems) {
+		super("Invalid options for module " + module + ": " + String.join("; ", problems));
+		this.problems = List.copyOf(problems);
+	}
+
+	/** One sentence per problem, in the order the options were given. */
+	public List<String> problems() {
+		return this.problems;
+	}
+}

@@ -1,0 +1,19 @@
+package io.xd.modules;
+
+/**
+ * Declares one module and creates its instances. Providers are found with {@link java.util.ServiceLoader}: a module
+ * jar lists its providers in {@code META-INF/services/io.xd.modules.ModuleProvider}. A provider must have a public
+ * no-argument constructor and be cheap to create; it is asked for its metadata without any module being run.
+ */
+public interface ModuleProvider {
+
+	/** The module's type, name, description and options. Must return equal metadata on every call. */
+	ModuleMetadata metadata();
+
+	/**
+	 * Creates a module instance. The returned module must be a {@link Source}, {@link Processor} or {@link Sink}
+	 * matching {@link ModuleMetadata#type()}; {@code context.options()} were resolved against this provider's
+	 * metadata, so values need no further checks.
+	 */
+	Module create(ModuleContext context);
+}

@@ -1,0 +1,28 @@
+package io.xd.modules;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ModuleRegistryTests {
+
+	private final ModuleRegistry registry = ModuleRegistry.fromClassPath();
+
+	@Test
+	void findsTheBuiltInModulesByTypeAndName() {
+		assertThat(this.registry.all()).extracting(ModuleMetadata::qualifiedName)
+			.containsExactly("source:load-generator", "source:time", "processor:bridge", "sink:log",
+					"sink:throughput");
+		assertThat(this.registry.find(ModuleType.SINK, "throughput")).isPresent();
+		assertThat(this.registry.find(ModuleType.SOURCE, "throughput")).isEmpty();
+		assertThat(this.registry.findByName("log")).extracting(ModuleMetadata::type).containsExactly(ModuleType.SINK);
+	}
+
+	@Test
+	void documentsEveryOptionOfTheBuiltInModules() {
+		assertThat(this.registry.all()).allSatisfy(metadata -> {
+			assertThat(metadata.description()).isNotBlank();
+			assertThat(metadata.options()).allSatisfy(option -> assertThat(option.description()).isNotBlank());
+		});
+	}
+}

@@ -1,0 +1,77 @@
+package io.xd.modules.builtin;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+
+import io.xd.modules.Module;
+import io.xd.modules.ModuleContext;
+import io.xd.modules.ModuleProvider;
+
+/** Test helpers: create a built-in module the way the runtime does, and capture what modules send and log. */
+final class Modules {
+
+	private Modules() {
+	}
+
+	@SuppressWarnings("unchecked")
+	static <M extends Module> M create(ModuleProvider provider, Map<String, String> options) {
+		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0,
+				provider.metadata().resolve(options));
+		return (M) provider.create(context);
+	}
+
+	/** A channel that keeps what it is sent, from any thread. */
+	static final class Collecting implements MessageChannel {
+
+		final List<Message<?>> messages = Collections.synchronizedList(new ArrayList<>());
+
+		@Override
+		public boolean send(Message<?> message, long timeout) {
+			this.messages.add(message);
+			return true;
+		}
+	}
+
+	/** Captures the events of one logger until closed. */
+	static final class CapturedLog implements AutoCloseable {
+
+		private final Logger logger;
+
+		private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+		CapturedLog(String name) {
+			this.logger = (Logger) LoggerFactory.getLogger(name);
+			this.logger.setLevel(ch.qos.logback.classic.Level.TRACE);
+			this.appender.start();
+			this.logger.addAppender(this.appender);
+		}
+
+		List<String> lines() {
+			synchronized (this.appender.list) {
+				return this.appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+			}
+		}
+
+		List<ILoggingEvent> events() {
+			synchronized (this.appender.list) {
+				return new ArrayList<>(this.appender.list);
+			}
+		}
+
+		@Override
+		public void close() {
+			this.logger.detachAppender(this.appender);
+			this.logger.setLevel(null);
+		}
+	}
+}
