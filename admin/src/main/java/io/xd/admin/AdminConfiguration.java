@@ -1,0 +1,55 @@
+package io.xd.admin;
+
+import java.util.UUID;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Configuration;
+
+import io.xd.admin.cluster.ClusterStore;
+import io.xd.admin.cluster.DeploymentSupervisor;
+import io.xd.admin.stream.StreamPlanner;
+import io.xd.admin.stream.StreamService;
+import io.xd.modules.ModuleRegistry;
+
+/**
+ * The admin server's parts: stream planning and storage, the deployment supervisor and the REST API. Needs a
+ * started {@link CuratorFramework} bean, connected to the cluster's ZooKeeper and namespace.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AdminProperties.class)
+@ComponentScan("io.xd.admin.web")
+public class AdminConfiguration {
+
+	@Bean
+	public ModuleRegistry moduleRegistry() {
+		return ModuleRegistry.fromClassPath();
+	}
+
+	@Bean
+	public StreamPlanner streamPlanner(ModuleRegistry registry) {
+		return new StreamPlanner(registry);
+	}
+
+	@Bean
+	public ClusterStore clusterStore(CuratorFramework client) {
+		return new ClusterStore(client);
+	}
+
+	@Bean(initMethod = "start", destroyMethod = "close")
+	public DeploymentSupervisor deploymentSupervisor(ClusterStore store, StreamPlanner planner,
+			AdminProperties properties) {
+		return new DeploymentSupervisor(store, planner, "admin-" + UUID.randomUUID(), properties.getDeploymentTimeout(),
+				properties.getReconcileInterval());
+	}
+
+	@Bean
+	public StreamService streamService(ClusterStore store, StreamPlanner planner, DeploymentSupervisor supervisor,
+			@Value("${xd.transport:local}") String transport) {
+		return new StreamService(store, planner, supervisor::trigger, transport);
+	}
+}

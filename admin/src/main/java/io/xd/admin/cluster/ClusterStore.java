@@ -1,0 +1,203 @@
+package io.xd.admin.cluster;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+
+import io.xd.admin.AdminException;
+import io.xd.core.cluster.ClusterJson;
+import io.xd.core.cluster.ClusterPaths;
+import io.xd.core.cluster.ContainerAttributes;
+import io.xd.core.cluster.DeploymentRequest;
+import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleStatus;
+import io.xd.core.cluster.StreamRecord;
+
+/**
+ * The admin's reads and writes of the cluster state in ZooKeeper (see {@link ClusterPaths}). Every admin may use
+ * it; only the leader writes allocations. A ZooKeeper failure surfaces as an {@link AdminException} with status
+ * 503.
+ */
+public final class ClusterStore {
+
+	private final CuratorFramework client;
+
+	public ClusterStore(CuratorFramework client) {
+		this.client = client;
+	}
+
+	public CuratorFramework client() {
+		return this.client;
+	}
+
+	public void createStream(StreamRecord stream) {
+		try {
+			this.client.create().creatingParentContainersIfNeeded().forPath(ClusterPaths.stream(stream.name()),
+					ClusterJson.write(stream));
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			throw AdminException.streamExists(stream.name());
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	public Optional<StreamRecord> findStream(String name) {
+		return read(ClusterPaths.stream(name), StreamRecord.class);
+	}
+
+	public List<StreamRecord> streams() {
+		List<StreamRecord> streams = new ArrayList<>();
+		for (String name : children(ClusterPaths.STREAMS)) {
+			findStream(name).ifPresent(streams::add);
+		}
+		return streams;
+	}
+
+	public void deleteStream(String name) {
+		delete(ClusterPaths.stream(name));
+	}
+
+	/** Records that a stream is meant to be deployed; false when it already is. */
+	public boolean requestDeployment(DeploymentRequest request) {
+		try {
+			this.client.create().creatingParentContainersIfNeeded().forPath(ClusterPaths.deployment(request.stream()),
+					ClusterJson.write(request));
+			return true;
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			return false;
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	public Optional<DeploymentRequest> findDeployment(String stream) {
+		return read(ClusterPaths.deployment(stream), DeploymentRequest.class);
+	}
+
+	public List<DeploymentRequest> deployments() {
+		List<DeploymentRequest> requests = new ArrayList<>();
+		for (String name : children(ClusterPaths.DEPLOYMENTS)) {
+			findDeployment(name).ifPresent(requests::add);
+		}
+		return requests;
+	}
+
+	public void removeDeployment(String stream) {
+		delete(ClusterPaths.deployment(stream));
+	}
+
+	/** Live containers by id, in id order. */
+	public Map<String, ContainerAttributes> containers() {
+		Map<String, ContainerAttributes> containers = new TreeMap<>();
+		for (String id : children(ClusterPaths.CONTAINERS)) {
+			read(ClusterPaths.container(id), ContainerAttributes.class).ifPresent(c -> containers.put(id, c));
+		}
+		return containers;
+	}
+
+	/** Allocated modules by container id, then module id. */
+	public Map<String, Map<String, ModuleDeployment>> allocations() {
+		Map<String, Map<String, ModuleDeployment>> all = new TreeMap<>();
+		for (String containerId : children(ClusterPaths.ALLOCATIONS)) {
+			Map<String, ModuleDeployment> modules = new TreeMap<>();
+			for (String moduleId : children(ClusterPaths.allocations(containerId))) {
+				read(ClusterPaths.allocation(containerId, moduleId), ModuleDeployment.class)
+					.ifPresent(module -> modules.put(moduleId, module));
+			}
+			all.put(containerId, modules);
+		}
+		return all;
+	}
+
+	/** What containers report about their modules, by container id, then module id. */
+	public Map<String, Map<String, ModuleStatus>> runtime() {
+		Map<String, Map<String, ModuleStatus>> all = new TreeMap<>();
+		for (String containerId : children(ClusterPaths.RUNTIME)) {
+			Map<String, ModuleStatus> modules = new LinkedHashMap<>();
+			for (String moduleId : children(ClusterPaths.runtime(containerId))) {
+				read(ClusterPaths.runtime(containerId, moduleId), ModuleStatus.class)
+					.ifPresent(status -> modules.put(moduleId, status));
+			}
+			all.put(containerId, modules);
+		}
+		return all;
+	}
+
+	public Optional<ModuleStatus> status(String containerId, String moduleId) {
+		return read(ClusterPaths.runtime(containerId, moduleId), ModuleStatus.class);
+	}
+
+	public void allocate(String containerId, ModuleDeployment module) {
+		try {
+			this.client.create().creatingParentContainersIfNeeded()
+				.forPath(ClusterPaths.allocation(containerId, module.moduleId()), ClusterJson.write(module));
+		}
+		catch (KeeperException.NodeExistsException ex) {
+			// allocated already: nothing to do
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	public void deallocate(String containerId, String moduleId) {
+		delete(ClusterPaths.allocation(containerId, moduleId));
+	}
+
+	public void deleteAllocations(String containerId) {
+		delete(ClusterPaths.allocations(containerId));
+	}
+
+	private <T> Optional<T> read(String path, Class<T> type) {
+		try {
+			return Optional.of(ClusterJson.read(this.client.getData().forPath(path), type));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return Optional.empty();
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	private List<String> children(String path) {
+		try {
+			List<String> children = new ArrayList<>(this.client.getChildren().forPath(path));
+			children.sort(null);
+			return children;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	private void delete(String path) {
+		try {
+			this.client.delete().quietly().deletingChildrenIfNeeded().forPath(path);
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	private static AdminException unavailable(Exception ex) {
+		if (ex instanceof AdminException admin) {
+			return admin;
+		}
+		return new AdminException(503, "ClusterUnavailableException",
+				"The cluster state in ZooKeeper could not be read or written: " + ex);
+	}
+}

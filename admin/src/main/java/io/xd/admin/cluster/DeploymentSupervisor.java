@@ -1,0 +1,280 @@
+package io.xd.admin.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.xd.admin.stream.CriteriaEvaluator;
+import io.xd.admin.stream.DeploymentProperties;
+import io.xd.admin.stream.StreamPlan;
+import io.xd.admin.stream.StreamPlanner;
+import io.xd.core.cluster.ClusterPaths;
+import io.xd.core.cluster.ContainerAttributes;
+import io.xd.core.cluster.DeploymentRequest;
+import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.StreamRecord;
+
+/**
+ * Makes the modules running in the cluster match the streams meant to be deployed. Every admin runs one; only the
+ * leader (a Curator {@link LeaderLatch}) acts.
+ * <p>
+ * The leader reconciles on a single thread whenever deployment requests or containers change, and every
+ * {@code reconcileInterval} besides:
+ * <ol>
+ * <li>allocations on containers that left are dropped, so their modules are deployed elsewhere below;</li>
+ * <li>modules of streams no longer meant to run are removed first module first, each waiting until its container
+ * has stopped it, so producers stop before their consumers;</li>
+ * <li>for each requested stream, last module first, each module gets instances on matching containers up to its
+ * {@code count} (0: every matching container), on the least loaded containers that lack one; the leader waits
+ * for the container's report on each new instance before going upstream, so consumers are bound before their
+ * producers start.</li>
+ * </ol>
+ * A module short of its count stays so until a matching container joins; then the next reconciliation fills it.
+ */
+public final class DeploymentSupervisor implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(DeploymentSupervisor.class);
+
+	private static final long POLL_MILLIS = 25;
+
+	private final ClusterStore store;
+
+	private final StreamPlanner planner;
+
+	private final Duration deploymentTimeout;
+
+	private final Duration reconcileInterval;
+
+	private final LeaderLatch latch;
+
+	private final ScheduledExecutorService executor;
+
+	private final AtomicBoolean pending = new AtomicBoolean();
+
+	private final List<CuratorCache> caches = new ArrayList<>();
+
+	public DeploymentSupervisor(ClusterStore store, StreamPlanner planner, String adminId, Duration deploymentTimeout,
+			Duration reconcileInterval) {
+		this.store = store;
+		this.planner = planner;
+		this.deploymentTimeout = deploymentTimeout;
+		this.reconcileInterval = reconcileInterval;
+		this.latch = new LeaderLatch(store.client(), ClusterPaths.LEADER, adminId);
+		this.executor = Executors.newSingleThreadScheduledExecutor(task -> {
+			Thread thread = new Thread(task, "xd-admin-supervisor");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	public void start() throws Exception {
+		this.latch.addListener(new LeaderLatchListener() {
+
+			@Override
+			public void isLeader() {
+				logger.info("This admin ({}) is now the leader", DeploymentSupervisor.this.latch.getId());
+				trigger();
+			}
+
+			@Override
+			public void notLeader() {
+				logger.info("This admin ({}) is no longer the leader", DeploymentSupervisor.this.latch.getId());
+			}
+		});
+		this.latch.start();
+		for (String path : List.of(ClusterPaths.DEPLOYMENTS, ClusterPaths.CONTAINERS)) {
+			CuratorCache cache = CuratorCache.build(this.store.client(), path);
+			cache.listenable().addListener(CuratorCacheListener.builder().forAll((type, before, after) -> trigger()).build());
+			cache.start();
+			this.caches.add(cache);
+		}
+		this.executor.scheduleWithFixedDelay(this::trigger, this.reconcileInterval.toMillis(),
+				this.reconcileInterval.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	public boolean isLeader() {
+		return this.latch.hasLeadership();
+	}
+
+	/** Asks for a reconciliation soon; requests made while one is pending are merged into it. */
+	public void trigger() {
+		if (this.pending.compareAndSet(false, true)) {
+			try {
+				this.executor.execute(this::reconcile);
+			}
+			catch (RuntimeException ex) {
+				this.pending.set(false);
+			}
+		}
+	}
+
+	private void reconcile() {
+		this.pending.set(false);
+		if (!this.latch.hasLeadership()) {
+			return;
+		}
+		try {
+			Map<String, ContainerAttributes> containers = this.store.containers();
+			Map<String, Map<String, ModuleDeployment>> allocations = this.store.allocations();
+			dropDepartedContainers(containers, allocations);
+			Map<String, DeploymentRequest> requests = new HashMap<>();
+			this.store.deployments().forEach(request -> requests.put(request.stream(), request));
+			removeUnrequested(requests, allocations);
+			for (DeploymentRequest request : requests.values()) {
+				this.store.findStream(request.stream()).ifPresent(stream -> deploy(stream, request, containers,
+						allocations));
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.error("Reconciling deployments failed; retrying in {}", this.reconcileInterval, ex);
+		}
+	}
+
+	private void dropDepartedContainers(Map<String, ContainerAttributes> containers,
+			Map<String, Map<String, ModuleDeployment>> allocations) {
+		for (String containerId : new ArrayList<>(allocations.keySet())) {
+			if (!containers.containsKey(containerId)) {
+				Map<String, ModuleDeployment> lost = allocations.remove(containerId);
+				if (!lost.isEmpty()) {
+					logger.info("Container {} left; redeploying its modules {}", containerId, lost.keySet());
+				}
+				this.store.deleteAllocations(containerId);
+			}
+		}
+	}
+
+	private void removeUnrequested(Map<String, DeploymentRequest> requests,
+			Map<String, Map<String, ModuleDeployment>> allocations) {
+		List<String[]> doomed = new ArrayList<>();
+		List<ModuleDeployment> modules = new ArrayList<>();
+		allocations.forEach((containerId, byId) -> byId.values().forEach(module -> {
+			if (!requests.containsKey(module.stream())) {
+				doomed.add(new String[] { containerId, module.moduleId() });
+				modules.add(module);
+			}
+		}));
+		List<Integer> order = new ArrayList<>();
+		for (int i = 0; i < modules.size(); i++) {
+			order.add(i);
+		}
+		order.sort(Comparator.comparing((Integer i) -> modules.get(i).stream()).thenComparingInt(i -> modules.get(i).index()));
+		for (int i : order) {
+			String containerId = doomed.get(i)[0];
+			String moduleId = doomed.get(i)[1];
+			this.store.deallocate(containerId, moduleId);
+			allocations.get(containerId).remove(moduleId);
+			awaitStatus(containerId, moduleId, false);
+		}
+	}
+
+	private void deploy(StreamRecord stream, DeploymentRequest request, Map<String, ContainerAttributes> containers,
+			Map<String, Map<String, ModuleDeployment>> allocations) {
+		StreamPlan plan;
+		try {
+			plan = this.planner.plan(stream.name(), stream.definition(), name -> this.store.findStream(name)
+				.map(StreamRecord::definition));
+		}
+		catch (RuntimeException ex) {
+			logger.error("Stream '{}' can no longer be deployed: {}", stream.name(), ex.getMessage());
+			return;
+		}
+		DeploymentProperties properties = DeploymentProperties.of(request.properties());
+		List<ModuleDeployment> modules = new ArrayList<>(plan.deployments(properties));
+		modules.sort(Comparator.comparingInt(ModuleDeployment::index).reversed());
+		for (ModuleDeployment module : modules) {
+			deployModule(module, properties, containers, allocations);
+		}
+	}
+
+	private void deployModule(ModuleDeployment module, DeploymentProperties properties,
+			Map<String, ContainerAttributes> containers, Map<String, Map<String, ModuleDeployment>> allocations) {
+		String criteria = properties.criteria(module.label());
+		List<String> candidates = containers.values()
+			.stream()
+			.filter(container -> CriteriaEvaluator.matches(criteria, container))
+			.map(ContainerAttributes::id)
+			.toList();
+		Set<Integer> sequences = new TreeSet<>();
+		List<String> holders = new ArrayList<>();
+		allocations.forEach((containerId, byId) -> byId.values().forEach(existing -> {
+			if (existing.stream().equals(module.stream()) && existing.label().equals(module.label())) {
+				sequences.add(existing.sequence());
+				holders.add(containerId);
+			}
+		}));
+		int count = properties.count(module.label());
+		int desired = (count == 0) ? candidates.size() : Math.min(count, candidates.size());
+		if (candidates.isEmpty()) {
+			logger.warn("No container matches module '{}' of stream '{}' (criteria: {})", module.label(),
+					module.stream(), criteria);
+			return;
+		}
+		List<String> free = new ArrayList<>(candidates.stream().filter(id -> !holders.contains(id)).toList());
+		free.sort(Comparator.comparingInt((String id) -> allocations.getOrDefault(id, Map.of()).size())
+			.thenComparing(Comparator.naturalOrder()));
+		List<String[]> placed = new ArrayList<>();
+		int sequence = 1;
+		for (int i = holders.size(); i < desired && !free.isEmpty(); i++) {
+			while (sequences.contains(sequence)) {
+				sequence++;
+			}
+			sequences.add(sequence);
+			String containerId = free.remove(0);
+			ModuleDeployment instance = module.withSequence(sequence);
+			this.store.allocate(containerId, instance);
+			allocations.computeIfAbsent(containerId, id -> new java.util.TreeMap<>()).put(instance.moduleId(), instance);
+			placed.add(new String[] { containerId, instance.moduleId() });
+			logger.info("Allocated module {} to container {}", instance.moduleId(), containerId);
+		}
+		for (String[] allocation : placed) {
+			awaitStatus(allocation[0], allocation[1], true);
+		}
+	}
+
+	/** Waits until the container has reported on a module ({@code present}) or has removed its report. */
+	private void awaitStatus(String containerId, String moduleId, boolean present) {
+		long deadline = System.nanoTime() + this.deploymentTimeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (this.store.status(containerId, moduleId).isPresent() == present) {
+				return;
+			}
+			try {
+				Thread.sleep(POLL_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+		logger.warn("Container {} did not {} module {} within {}", containerId, present ? "deploy" : "undeploy",
+				moduleId, this.deploymentTimeout);
+	}
+
+	@Override
+	public void close() {
+		this.caches.forEach(CuratorCache::close);
+		this.executor.shutdownNow();
+		try {
+			this.latch.close();
+		}
+		catch (Exception ex) {
+			logger.debug("Could not leave the leader election cleanly", ex);
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package io.xd.admin.dsl;
+
+/**
+ * Parses stream definitions such as {@code ticktock = time --interval=5 | log}.
+ * <p>
+ * The grammar, where whitespace may separate any two tokens except where noted:
+ * <pre>
+ * stream      := [STREAMNAME '='] [srcChannel '&gt;'] module ('|' module)* ['&gt;' sinkChannel]
+ *              | srcChannel '&gt;' sinkChannel           (an implicit "bridge" processor)
+ * module      := [LABEL ':'] NAME option*               (no whitespace before the ':')
+ * option      := WS '--' NAME ('.' NAME)* '=' value      (no whitespace inside)
+ * srcChannel  := ('queue'|'topic') ':' CHANNEL
+ *              | 'tap:stream:' STREAMNAME ['.' LABEL]
+ *              | 'tap:' ('queue'|'topic') ':' CHANNEL
+ * sinkChannel := ('queue'|'topic') ':' CHANNEL           (no whitespace inside a channel reference)
+ * NAME, LABEL := [A-Za-z0-9_][A-Za-z0-9_$-]*            (never containing "--", which always starts an option)
+ * CHANNEL     := NAME ('.' NAME)*
+ * STREAMNAME  := a Java identifier start, then Java identifier parts or '-' (invisible "ignorable" characters excluded)
+ * </pre>
+ * {@code queue:x} at the start is a source channel only when {@code >} follows it; otherwise {@code queue} is the
+ * label of a module {@code x}. An option value runs to the first unquoted space, tab, newline, {@code |},
+ * {@code ;} or {@code >}. A value quoted from end to end with {@code '} or {@code "} loses its quotes, and a
+ * doubled quote of that kind inside it stands for one; a value only partly quoted is kept as written. A backslash
+ * is allowed only inside quotes.
+ * <p>
+ * Module types follow from position: without channels the first module is a source, the last a sink and the rest
+ * processors (a lone module is a source); after a source channel all are processors but the last, which is a sink
+ * (a lone module is a sink); before a sink channel the first is a source and the rest processors; between two
+ * channels all are processors.
+ * <p>
+ * Instances hold no state, so one parser may be shared by any number of threads.
+ */
+public final class StreamParser {
+
+	/**
+	 * Parses one stream definition.
+	 * @param definition the text to parse; null is rejected like an empty definition
+	 * @return the parsed stream, never null
+	 * @throws DslException for any text that is not a valid stream definition, including null; this method throws
+	 *     no other exception
+	 */
+	public StreamDefinition parse(String definition) {
+		if (definition == null) {
+			throw new DslException(DslErrorCode.EMPTY_DEFINITION, "", 0, "null");
+		}
+		return new DefinitionParser(definition).parse();
+	}
+}

@@ -1,0 +1,164 @@
+package io.xd.admin.stream;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Deployment properties of a stream: {@code module.<label>.<key>=<value>} pairs, where {@code module.*.} applies to
+ * every module and is overridden by a module's own key. Known keys: {@code count} (instances; 0 means one on every
+ * matching container), {@code criteria} (an expression over container attributes, see {@link CriteriaEvaluator}),
+ * and {@code producer.*} / {@code consumer.*} (binding properties for the bus).
+ */
+public final class DeploymentProperties {
+
+	private static final String PREFIX = "module.";
+
+	private final Map<String, String> values;
+
+	private DeploymentProperties(Map<String, String> values) {
+		this.values = Map.copyOf(values);
+	}
+
+	public static DeploymentProperties of(Map<String, String> values) {
+		return new DeploymentProperties(values);
+	}
+
+	/**
+	 * Parses {@code "module.*.count=0, module.log.criteria=groups.contains('a')"}. Pairs are separated by commas
+	 * that are followed by {@code module.}, so a value may itself contain commas; each pair is split at its first
+	 * {@code =}.
+	 * @throws IllegalArgumentException naming the malformed pair
+	 */
+	public static DeploymentProperties parse(String text) {
+		Map<String, String> values = new LinkedHashMap<>();
+		if (text == null || text.isBlank()) {
+			return new DeploymentProperties(values);
+		}
+		for (String pair : text.trim().split(",\\s*(?=module\\.)")) {
+			int equals = pair.indexOf('=');
+			if (equals <= 0) {
+				throw new IllegalArgumentException("Deployment property '" + pair.trim()
+						+ "' is not of the form module.<label>.<key>=<value>");
+			}
+			String key = pair.substring(0, equals).trim();
+			String value = pair.substring(equals + 1).trim();
+			if (values.put(key, value) != null) {
+				throw new IllegalArgumentException("Deployment property '" + key + "' is given twice");
+			}
+		}
+		return new DeploymentProperties(values);
+	}
+
+	public Map<String, String> asMap() {
+		return this.values;
+	}
+
+	/**
+	 * Checks every key and value against the stream's labels and the known keys.
+	 * @param labels the labels of the stream's modules
+	 * @param bindingPropertiesAllowed whether the transport takes producer and consumer properties
+	 * @throws IllegalArgumentException naming every problem
+	 */
+	public void validate(Set<String> labels, boolean bindingPropertiesAllowed, String transport) {
+		List<String> problems = new ArrayList<>();
+		Set<String> unsupportedBinding = new TreeSet<>();
+		this.values.forEach((key, value) -> {
+			if (!key.startsWith(PREFIX) || key.indexOf('.', PREFIX.length()) < 0) {
+				problems.add("'" + key + "' is not of the form module.<label>.<key>");
+				return;
+			}
+			String label = key.substring(PREFIX.length(), key.indexOf('.', PREFIX.length()));
+			String property = key.substring(key.indexOf('.', PREFIX.length()) + 1);
+			if (!label.equals("*") && !labels.contains(label)) {
+				problems.add("'" + key + "' names no module of the stream; its labels are "
+						+ String.join(", ", new TreeSet<>(labels)));
+				return;
+			}
+			switch (property) {
+				case "count" -> checkCount(key, value, problems);
+				case "criteria" -> checkCriteria(value, problems);
+				default -> {
+					if (property.startsWith("producer.") || property.startsWith("consumer.")) {
+						if (!bindingPropertiesAllowed) {
+							unsupportedBinding.add(key);
+						}
+					}
+					else {
+						problems.add("'" + key + "' is not a known deployment property; known keys are count, "
+								+ "criteria, producer.*, consumer.*");
+					}
+				}
+			}
+		});
+		if (!unsupportedBinding.isEmpty()) {
+			problems.add("the " + transport + " transport does not support binding properties: "
+					+ String.join(", ", unsupportedBinding));
+		}
+		if (!problems.isEmpty()) {
+			throw new IllegalArgumentException("Invalid deployment properties: " + String.join("; ", problems));
+		}
+	}
+
+	private static void checkCount(String key, String value, List<String> problems) {
+		try {
+			if (Integer.parseInt(value) < 0) {
+				problems.add("'" + key + "' must be 0 or more, but was " + value);
+			}
+		}
+		catch (NumberFormatException ex) {
+			problems.add("'" + key + "' must be an integer, but was '" + value + "'");
+		}
+	}
+
+	private static void checkCriteria(String value, List<String> problems) {
+		try {
+			CriteriaEvaluator.validate(value);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(ex.getMessage());
+		}
+	}
+
+	/** The properties of one module: its own keys over the {@code module.*.} ones, without the prefix. */
+	public Map<String, String> forModule(String label) {
+		Map<String, String> merged = new LinkedHashMap<>();
+		String wildcard = PREFIX + "*.";
+		String own = PREFIX + label + ".";
+		this.values.forEach((key, value) -> {
+			if (key.startsWith(wildcard)) {
+				merged.put(key.substring(wildcard.length()), value);
+			}
+		});
+		this.values.forEach((key, value) -> {
+			if (key.startsWith(own)) {
+				merged.put(key.substring(own.length()), value);
+			}
+		});
+		return merged;
+	}
+
+	/** The instance count of a module: its {@code count}, 1 by default; 0 means every matching container. */
+	public int count(String label) {
+		return Integer.parseInt(forModule(label).getOrDefault("count", "1"));
+	}
+
+	/** The criteria of a module, or {@code null}. */
+	public String criteria(String label) {
+		return forModule(label).get("criteria");
+	}
+
+	/** The binding properties of a module for one side, {@code producer} or {@code consumer}, without the prefix. */
+	public Map<String, String> binding(String label, String side) {
+		Map<String, String> binding = new LinkedHashMap<>();
+		forModule(label).forEach((key, value) -> {
+			if (key.startsWith(side + ".")) {
+				binding.put(key.substring(side.length() + 1), value);
+			}
+		});
+		return binding;
+	}
+}

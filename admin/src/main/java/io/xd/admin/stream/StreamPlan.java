@@ -1,0 +1,37 @@
+package io.xd.admin.stream;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.xd.admin.dsl.StreamDefinition;
+import io.xd.core.cluster.ModuleDeployment;
+
+/**
+ * A validated stream: its parsed definition and, for each module in stream order, how it is bound (input, output
+ * and tap channels). Deployment properties are applied with {@link #deployments(DeploymentProperties)}.
+ *
+ * @param name the stream name
+ * @param definition the parsed definition
+ * @param modules one template per module, in stream order, with sequence 0 and no deployment properties
+ */
+public record StreamPlan(String name, StreamDefinition definition, List<ModuleDeployment> modules) {
+
+	public StreamPlan {
+		modules = List.copyOf(modules);
+	}
+
+	public Set<String> labels() {
+		return this.modules.stream().map(ModuleDeployment::label).collect(Collectors.toSet());
+	}
+
+	/** The modules with the given deployment properties applied (still sequence 0), in stream order. */
+	public List<ModuleDeployment> deployments(DeploymentProperties properties) {
+		return this.modules.stream()
+			.map(module -> new ModuleDeployment(module.stream(), module.label(), module.name(), module.type(),
+					module.index(), 0, module.options(), properties.forModule(module.label()), module.input(),
+					module.output(), module.tap(), properties.binding(module.label(), "consumer"),
+					properties.binding(module.label(), "producer")))
+			.toList();
+	}
+}

@@ -1,0 +1,100 @@
+package io.xd.admin.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.xd.admin.cluster.ClusterStore;
+import io.xd.core.cluster.ContainerAttributes;
+import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleStatus;
+
+/**
+ * The cluster as it runs: live containers and the module instances allocated to them, with each instance's
+ * status as its container reported it.
+ */
+@RestController
+public class RuntimeController {
+
+
+	private final ClusterStore store;
+
+	public RuntimeController(ClusterStore store) {
+		this.store = store;
+	}
+
+	@GetMapping("/runtime/containers")
+	public PageResponse<ContainerInfo> containers(@RequestParam(defaultValue = "0") int page,
+			@RequestParam(defaultValue = "20") int size) {
+		Map<String, Map<String, ModuleDeployment>> allocations = this.store.allocations();
+		List<ContainerInfo> containers = new ArrayList<>();
+		this.store.containers().forEach((id, attributes) -> {
+			List<String> modules = new ArrayList<>(allocations.getOrDefault(id, Map.of()).keySet());
+			containers.add(new ContainerInfo(id, attributes.groups(), modules.size(), modules, Map.of(),
+					attributes.asMap()));
+		});
+		return PageResponse.of(containers, page, size);
+	}
+
+	@GetMapping("/runtime/modules")
+	public PageResponse<ModuleInfo> modules(@RequestParam(required = false) String containerId,
+			@RequestParam(required = false) String moduleId, @RequestParam(defaultValue = "0") int page,
+			@RequestParam(defaultValue = "20") int size) {
+		Map<String, ContainerAttributes> containers = this.store.containers();
+		Map<String, Map<String, ModuleStatus>> runtime = this.store.runtime();
+		List<ModuleInfo> modules = new ArrayList<>();
+		this.store.allocations().forEach((container, byId) -> {
+			if (!containers.containsKey(container) || (containerId != null && !containerId.equals(container))) {
+				return;
+			}
+			byId.forEach((id, module) -> {
+				if (moduleId != null && !moduleId.equals(id)) {
+					return;
+				}
+				ModuleStatus status = runtime.getOrDefault(container, Map.of()).get(id);
+				String state = (status == null) ? "deploying" : status.state();
+				modules.add(new ModuleInfo(id, module.name(), module.stream(), module.type(), container,
+						module.options(), module.properties(), state, (status == null) ? null : status.error(), null));
+			});
+		});
+		return PageResponse.of(modules, page, size);
+	}
+
+
+	/**
+	 * A live container.
+	 *
+	 * @param containerId its id
+	 * @param groups its groups, comma-separated
+	 * @param deploymentSize how many module instances are allocated to it
+	 * @param deployedModules the ids of those instances
+	 * @param messageRates message rates per module (not measured yet: empty)
+	 * @param attributes every attribute: id, host, ip, pid, groups and custom ones
+	 */
+	public record ContainerInfo(String containerId, String groups, int deploymentSize, List<String> deployedModules,
+			Map<String, Object> messageRates, Map<String, String> attributes) {
+	}
+
+	/**
+	 * A module instance.
+	 *
+	 * @param moduleId {@code <stream>.<type>.<label>.<sequence>}
+	 * @param name the module name
+	 * @param unitName the stream name
+	 * @param moduleType source, processor or sink
+	 * @param containerId where it runs
+	 * @param moduleOptions the options given in the definition
+	 * @param deploymentProperties its deployment properties
+	 * @param deploymentStatus deploying, deployed or failed
+	 * @param error why it failed, if it did
+	 * @param messageRate messages per second (not measured yet: null)
+	 */
+	public record ModuleInfo(String moduleId, String name, String unitName, String moduleType, String containerId,
+			Map<String, String> moduleOptions, Map<String, String> deploymentProperties, String deploymentStatus,
+			String error, Double messageRate) {
+	}
+}

@@ -1,0 +1,272 @@
+package io.xd.container;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.xd.container.ModuleRunner.RunningModule;
+import io.xd.core.cluster.ClusterJson;
+import io.xd.core.cluster.ClusterPaths;
+import io.xd.core.cluster.ContainerAttributes;
+import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleStatus;
+
+/**
+ * A container's presence in the cluster: it registers itself as an ephemeral node, watches the modules the leader
+ * admin allocates to it, deploys and undeploys them with a {@link ModuleRunner}, and reports each one's status.
+ * <p>
+ * All deployments run one at a time on a single thread of the container's own, in the order the allocations
+ * appear; allocations that already exist when the container starts (after a restart) are deployed last module
+ * first, so that every consumer is bound before its producer starts. {@link #close()} stops the modules first
+ * module first, so producers stop before their consumers.
+ */
+public final class ContainerServer implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(ContainerServer.class);
+
+	private final CuratorFramework client;
+
+	private final ContainerAttributes attributes;
+
+	private final ModuleRunner runner;
+
+	private final ExecutorService worker;
+
+	private final Map<String, RunningModule> modules = new LinkedHashMap<>();
+
+	private final Map<String, ModuleStatus> statuses = new LinkedHashMap<>();
+
+	private final List<ModuleDeployment> initial = new ArrayList<>();
+
+	private CuratorCache allocations;
+
+	private volatile boolean initialized;
+
+	public ContainerServer(CuratorFramework client, ContainerAttributes attributes, ModuleRunner runner) {
+		this.client = client;
+		this.attributes = attributes;
+		this.runner = runner;
+		this.worker = Executors.newSingleThreadExecutor(task -> {
+			Thread thread = new Thread(task, "xd-container-deployer");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	public String id() {
+		return this.attributes.id();
+	}
+
+	/** Registers the container and starts watching its allocations. */
+	public void start() throws Exception {
+		String allocationsPath = ClusterPaths.allocations(id());
+		clearRuntimeNodes();
+		register();
+		if (this.client.checkExists().forPath(allocationsPath) == null) {
+			this.client.create().creatingParentContainersIfNeeded().forPath(allocationsPath);
+		}
+		this.client.getConnectionStateListenable().addListener((curator, state) -> {
+			if (state == ConnectionState.RECONNECTED) {
+				this.worker.execute(this::reregister);
+			}
+		});
+		this.allocations = CuratorCache.build(this.client, allocationsPath);
+		this.allocations.listenable()
+			.addListener(CuratorCacheListener.builder()
+				.forCreates(node -> onAllocated(allocationsPath, node))
+				.forDeletes(node -> onRemoved(allocationsPath, node))
+				.forInitialized(this::onInitialized)
+				.build());
+		this.allocations.start();
+		logger.info("Container {} started with attributes {}", id(), this.attributes.asMap());
+	}
+
+	/** The modules running here, by module id. */
+	public synchronized Map<String, ModuleDeployment> deployedModules() {
+		Map<String, ModuleDeployment> deployed = new LinkedHashMap<>();
+		this.modules.forEach((id, module) -> deployed.put(id, module.deployment()));
+		return deployed;
+	}
+
+	/** The running module with this id, or {@code null}. */
+	public synchronized RunningModule module(String moduleId) {
+		return this.modules.get(moduleId);
+	}
+
+	private void onAllocated(String root, ChildData node) {
+		if (!isChild(root, node)) {
+			return;
+		}
+		ModuleDeployment deployment = ClusterJson.read(node.getData(), ModuleDeployment.class);
+		synchronized (this.initial) {
+			if (!this.initialized) {
+				this.initial.add(deployment);
+				return;
+			}
+		}
+		this.worker.execute(() -> deploy(deployment));
+	}
+
+	private void onInitialized() {
+		List<ModuleDeployment> existing;
+		synchronized (this.initial) {
+			this.initialized = true;
+			existing = new ArrayList<>(this.initial);
+			this.initial.clear();
+		}
+		existing.sort(Comparator.comparing(ModuleDeployment::stream)
+			.thenComparing(Comparator.comparingInt(ModuleDeployment::index).reversed()));
+		existing.forEach(deployment -> this.worker.execute(() -> deploy(deployment)));
+	}
+
+	private void onRemoved(String root, ChildData node) {
+		if (!isChild(root, node)) {
+			return;
+		}
+		String moduleId = ZKPaths.getNodeFromPath(node.getPath());
+		this.worker.execute(() -> undeploy(moduleId));
+	}
+
+	private void deploy(ModuleDeployment deployment) {
+		String moduleId = deployment.moduleId();
+		synchronized (this) {
+			if (this.modules.containsKey(moduleId)) {
+				return;
+			}
+		}
+		ModuleStatus status;
+		try {
+			RunningModule running = this.runner.deploy(deployment);
+			synchronized (this) {
+				this.modules.put(moduleId, running);
+			}
+			status = ModuleStatus.deployed();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Could not deploy module {}", moduleId, ex);
+			status = ModuleStatus.failed(ex.getMessage() == null ? ex.toString() : ex.getMessage());
+		}
+		synchronized (this) {
+			this.statuses.put(moduleId, status);
+		}
+		writeStatus(moduleId, status);
+	}
+
+	private void undeploy(String moduleId) {
+		RunningModule running;
+		synchronized (this) {
+			running = this.modules.remove(moduleId);
+			this.statuses.remove(moduleId);
+		}
+		if (running != null) {
+			running.undeploy();
+		}
+		try {
+			this.client.delete().quietly().forPath(ClusterPaths.runtime(id(), moduleId));
+		}
+		catch (Exception ex) {
+			logger.warn("Could not remove the status of module {}", moduleId, ex);
+		}
+	}
+
+	private void writeStatus(String moduleId, ModuleStatus status) {
+		String path = ClusterPaths.runtime(id(), moduleId);
+		try {
+			this.client.delete().quietly().forPath(path);
+			this.client.create()
+				.creatingParentContainersIfNeeded()
+				.withMode(CreateMode.EPHEMERAL)
+				.forPath(path, ClusterJson.write(status));
+		}
+		catch (Exception ex) {
+			logger.error("Could not report the status of module {}", moduleId, ex);
+		}
+	}
+
+	private void register() throws Exception {
+		String path = ClusterPaths.container(id());
+		// a node left by this container's previous process lives until that session expires: replace it
+		this.client.delete().quietly().forPath(path);
+		this.client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.EPHEMERAL)
+			.forPath(path, ClusterJson.write(this.attributes));
+	}
+
+	private void reregister() {
+		try {
+			if (this.client.checkExists().forPath(ClusterPaths.container(id())) == null) {
+				register();
+				Map<String, ModuleStatus> current;
+				synchronized (this) {
+					current = new LinkedHashMap<>(this.statuses);
+				}
+				current.forEach(this::writeStatus);
+				logger.info("Container {} registered again after losing its ZooKeeper session", id());
+			}
+		}
+		catch (Exception ex) {
+			logger.error("Container {} could not register again", id(), ex);
+		}
+	}
+
+	private void clearRuntimeNodes() throws Exception {
+		try {
+			this.client.delete().deletingChildrenIfNeeded().forPath(ClusterPaths.runtime(id()));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// nothing left from an earlier run
+		}
+	}
+
+	private static boolean isChild(String root, ChildData node) {
+		return root.equals(ZKPaths.getPathAndNode(node.getPath()).getPath());
+	}
+
+	/** Stops every module (first module of each stream first) and leaves the cluster. */
+	@Override
+	public void close() {
+		if (this.allocations != null) {
+			this.allocations.close();
+		}
+		this.worker.shutdown();
+		try {
+			this.worker.awaitTermination(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		List<RunningModule> running;
+		synchronized (this) {
+			running = new ArrayList<>(this.modules.values());
+			this.modules.clear();
+		}
+		running.sort(Comparator.comparing((RunningModule module) -> module.deployment().stream())
+			.thenComparingInt(module -> module.deployment().index()));
+		running.forEach(RunningModule::undeploy);
+		try {
+			this.client.delete().quietly().forPath(ClusterPaths.container(id()));
+			this.client.delete().quietly().deletingChildrenIfNeeded().forPath(ClusterPaths.runtime(id()));
+		}
+		catch (Exception ex) {
+			logger.debug("Could not remove the container's nodes; they vanish with its session", ex);
+		}
+		logger.info("Container {} stopped", id());
+	}
+}

@@ -1,0 +1,180 @@
+package io.xd.container;
+
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageHandler;
+
+import io.xd.bus.Binding;
+import io.xd.bus.BindingProperties;
+import io.xd.bus.MessageBus;
+import io.xd.bus.ProducerBinding;
+import io.xd.core.ChannelNames;
+import io.xd.core.cluster.ModuleDeployment;
+import io.xd.modules.Module;
+import io.xd.modules.ModuleContext;
+import io.xd.modules.ModuleOptions;
+import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleRegistry;
+import io.xd.modules.ModuleType;
+import io.xd.modules.Processor;
+import io.xd.modules.Sink;
+import io.xd.modules.Source;
+
+/**
+ * Turns a {@link ModuleDeployment} into a running module bound to the message bus, and back.
+ * <p>
+ * Deploying binds the output first, starts the module, then binds the input, so that no message reaches a module
+ * before it has started. Undeploying reverses it: the input is unbound first, so no message arrives while the
+ * module stops, and the output last, so that what the module sends while stopping still goes somewhere. A failure
+ * half-way releases whatever was bound.
+ */
+public final class ModuleRunner {
+
+	private static final Logger logger = LoggerFactory.getLogger(ModuleRunner.class);
+
+	private final ModuleRegistry registry;
+
+	private final MessageBus bus;
+
+	public ModuleRunner(ModuleRegistry registry, MessageBus bus) {
+		this.registry = Objects.requireNonNull(registry, "registry");
+		this.bus = Objects.requireNonNull(bus, "bus");
+	}
+
+	/**
+	 * Creates, starts and binds the module.
+	 * @throws IllegalArgumentException when the module is unknown here or its options are invalid
+	 * @throws RuntimeException what the bus or the module threw while binding or starting; nothing stays bound
+	 */
+	public RunningModule deploy(ModuleDeployment deployment) {
+		ModuleType type = ModuleType.fromLabel(deployment.type());
+		ModuleProvider provider = this.registry.find(type, deployment.name())
+			.orElseThrow(() -> new IllegalArgumentException(
+					"Could not find module with name '" + deployment.name() + "' and type '" + type + "'"));
+		ModuleOptions options = provider.metadata().resolve(deployment.options());
+		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
+				options));
+		RunningModule running = new RunningModule(deployment);
+		try {
+			MessageChannel output = null;
+			if (deployment.output() != null) {
+				ProducerBinding producer = bindOutput(deployment);
+				running.output = producer;
+				output = producer.channel();
+			}
+			start(module, output, deployment);
+			running.module = module;
+			if (deployment.input() != null) {
+				running.input = bindInput(deployment, (MessageHandler) module);
+			}
+			logger.info("Deployed module {} (input {}, output {})", deployment.moduleId(), deployment.input(),
+					deployment.output());
+			return running;
+		}
+		catch (RuntimeException ex) {
+			running.undeploy();
+			throw ex;
+		}
+	}
+
+	private ProducerBinding bindOutput(ModuleDeployment deployment) {
+		BindingProperties properties = BindingProperties.of(deployment.producerProperties());
+		if (ChannelNames.isPublishSubscribe(deployment.output())) {
+			return this.bus.bindPubSubProducer(deployment.output(), properties);
+		}
+		return this.bus.bindProducer(deployment.output(), deployment.tap(), properties);
+	}
+
+	private Binding bindInput(ModuleDeployment deployment, MessageHandler handler) {
+		BindingProperties properties = BindingProperties.of(deployment.consumerProperties());
+		if (ChannelNames.isPublishSubscribe(deployment.input())) {
+			// each consuming stream is a group of its own: its instances share the messages, other streams get copies
+			return this.bus.bindPubSubConsumer(deployment.input(), deployment.stream(), handler, properties);
+		}
+		return this.bus.bindConsumer(deployment.input(), handler, properties);
+	}
+
+	private static void start(Module module, MessageChannel output, ModuleDeployment deployment) {
+		if (module instanceof Source source) {
+			requireChannel(output, deployment, "an output");
+			source.start(output);
+		}
+		else if (module instanceof Processor processor) {
+			requireChannel(output, deployment, "an output");
+			processor.start(output);
+		}
+		else if (module instanceof Sink sink) {
+			sink.start();
+		}
+		else {
+			throw new IllegalStateException("Module " + deployment.moduleId() + " is neither a source, a processor nor a sink");
+		}
+	}
+
+	private static void requireChannel(MessageChannel channel, ModuleDeployment deployment, String what) {
+		if (channel == null) {
+			throw new IllegalArgumentException("Module " + deployment.moduleId() + " needs " + what + " channel");
+		}
+	}
+
+	/** A deployed module and its bindings. */
+	public static final class RunningModule {
+
+		private final ModuleDeployment deployment;
+
+		private Module module;
+
+		private Binding input;
+
+		private Binding output;
+
+		private boolean undeployed;
+
+		RunningModule(ModuleDeployment deployment) {
+			this.deployment = deployment;
+		}
+
+		public ModuleDeployment deployment() {
+			return this.deployment;
+		}
+
+		public Module module() {
+			return this.module;
+		}
+
+		/** Unbinds the input, stops the module, unbinds the output. Idempotent; logs rather than throws. */
+		public synchronized void undeploy() {
+			if (this.undeployed) {
+				return;
+			}
+			this.undeployed = true;
+			unbind(this.input);
+			if (this.module != null) {
+				try {
+					this.module.stop();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Module {} failed while stopping", this.deployment.moduleId(), ex);
+				}
+			}
+			unbind(this.output);
+			logger.info("Undeployed module {}", this.deployment.moduleId());
+		}
+
+		private void unbind(Binding binding) {
+			if (binding == null) {
+				return;
+			}
+			try {
+				binding.unbind();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not unbind {} of module {}", binding.name(), this.deployment.moduleId(), ex);
+			}
+		}
+	}
+}

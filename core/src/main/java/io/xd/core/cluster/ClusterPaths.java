@@ -1,0 +1,62 @@
+package io.xd.core.cluster;
+
+/**
+ * Where admins and containers meet in ZooKeeper, relative to the namespace ({@code zk.namespace}, default
+ * {@code xd}). Admins and containers never call each other; they read and write these nodes.
+ * <ul>
+ * <li>{@code /streams/<stream>}: persistent, a {@link StreamRecord} (written by any admin);</li>
+ * <li>{@code /deployments/<stream>}: persistent, a {@link DeploymentRequest}: the stream is meant to be deployed
+ * (written by any admin, removed on undeploy);</li>
+ * <li>{@code /containers/<containerId>}: ephemeral, a {@link ContainerAttributes} (written by the container);</li>
+ * <li>{@code /allocations/<containerId>/<moduleId>}: persistent, a {@link ModuleDeployment}: the leader admin's
+ * instruction to run a module instance on that container;</li>
+ * <li>{@code /runtime/<containerId>/<moduleId>}: ephemeral, a {@link ModuleStatus}: what the container made of
+ * it;</li>
+ * <li>{@code /leader}: the admins' leader election.</li>
+ * </ul>
+ */
+public final class ClusterPaths {
+
+	public static final String STREAMS = "/streams";
+
+	public static final String DEPLOYMENTS = "/deployments";
+
+	public static final String CONTAINERS = "/containers";
+
+	public static final String ALLOCATIONS = "/allocations";
+
+	public static final String RUNTIME = "/runtime";
+
+	public static final String LEADER = "/leader";
+
+	private ClusterPaths() {
+	}
+
+	public static String stream(String name) {
+		return STREAMS + "/" + name;
+	}
+
+	public static String deployment(String stream) {
+		return DEPLOYMENTS + "/" + stream;
+	}
+
+	public static String container(String containerId) {
+		return CONTAINERS + "/" + containerId;
+	}
+
+	public static String allocations(String containerId) {
+		return ALLOCATIONS + "/" + containerId;
+	}
+
+	public static String allocation(String containerId, String moduleId) {
+		return allocations(containerId) + "/" + moduleId;
+	}
+
+	public static String runtime(String containerId) {
+		return RUNTIME + "/" + containerId;
+	}
+
+	public static String runtime(String containerId, String moduleId) {
+		return runtime(containerId) + "/" + moduleId;
+	}
+}
