@@ -18,17 +18,13 @@ import io.xd.modules.ModuleRegistry;
 
 /**
  * The admin server's parts: stream planning and storage, the deployment supervisor and the REST API. Needs a
- * started {@link CuratorFramework} bean, connected to the cluster's ZooKeeper and namespace.
+ * started {@link CuratorFramework} bean, connected to the cluster's ZooKeeper and namespace, and the
+ * {@link ModuleRegistry} of the modules streams may use.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AdminProperties.class)
 @ComponentScan("io.xd.admin.web")
 public class AdminConfiguration {
-
-	@Bean
-	public ModuleRegistry moduleRegistry() {
-		return ModuleRegistry.fromClassPath();
-	}
 
 	@Bean
 	public StreamPlanner streamPlanner(ModuleRegistry registry) {

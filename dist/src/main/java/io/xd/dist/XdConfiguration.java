@@ -1,0 +1,89 @@
+package io.xd.dist;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.xd.bus.MessageBus;
+import io.xd.bus.local.LocalMessageBus;
+import io.xd.container.ContainerServer;
+import io.xd.container.ModuleRunner;
+import io.xd.core.cluster.ContainerAttributes;
+import io.xd.modules.ModuleRegistry;
+
+/**
+ * What every XD process needs (the ZooKeeper connection and the module registry) and the container's parts (the
+ * message bus, the module runner and the container server).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({ ZooKeeperProperties.class, ContainerProperties.class })
+public class XdConfiguration {
+
+	@Bean(destroyMethod = "close")
+	public ClusterConnection clusterConnection(ZooKeeperProperties properties,
+			@Value("${xd.data.dir}") Path dataDirectory) throws Exception {
+		return new ClusterConnection(properties, dataDirectory);
+	}
+
+	@Bean
+	public CuratorFramework curatorFramework(ClusterConnection connection) {
+		return connection.client();
+	}
+
+	@Bean
+	public ModuleRegistry moduleRegistry() {
+		return ModuleRegistry.fromClassPath();
+	}
+
+	@Bean(destroyMethod = "close")
+	public MessageBus messageBus(@Value("${xd.transport:local}") String transport,
+			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize) {
+		if (!"local".equals(transport)) {
+			throw new IllegalStateException("xd.transport '" + transport
+					+ "' is not available in this build; the only transport so far is 'local'");
+		}
+		return new LocalMessageBus(queueSize);
+	}
+
+	@Bean(initMethod = "start", destroyMethod = "close")
+	public ContainerServer containerServer(CuratorFramework client, ModuleRegistry registry, MessageBus bus,
+			ContainerProperties properties, @Value("${xd.data.dir}") Path dataDirectory) throws IOException {
+		String id = properties.getId().isBlank() ? persistentId(dataDirectory) : properties.getId();
+		InetAddress local = InetAddress.getLocalHost();
+		ContainerAttributes attributes = new ContainerAttributes(id,
+				properties.getHost().isBlank() ? local.getHostName() : properties.getHost(),
+				properties.getIp().isBlank() ? local.getHostAddress() : properties.getIp(),
+				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
+				properties.getAttributes());
+		return new ContainerServer(client, attributes, new ModuleRunner(registry, bus));
+	}
+
+	/**
+	 * The container id kept in the data directory, so that after a restart the container takes up the modules
+	 * allocated to it before.
+	 */
+	private static String persistentId(Path dataDirectory) throws IOException {
+		Path file = dataDirectory.resolve("container.id");
+		if (Files.exists(file)) {
+			String id = Files.readString(file, StandardCharsets.UTF_8).trim();
+			if (!id.isEmpty()) {
+				return id;
+			}
+		}
+		Files.createDirectories(dataDirectory);
+		String id = UUID.randomUUID().toString();
+		Files.writeString(file, id, StandardCharsets.UTF_8);
+		return id;
+	}
+}
