@@ -12,6 +12,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -39,6 +40,15 @@ public class XdConfiguration {
 	@Bean
 	public CuratorFramework curatorFramework(ClusterConnection connection) {
 		return connection.client();
+	}
+
+	/**
+	 * Lets a path with an encoded '/' (say {@code /streams/definitions/a%2Fb}) reach the REST API, which answers it
+	 * with its usual JSON 404, rather than Tomcat refusing it with an HTML page.
+	 */
+	@Bean
+	public TomcatConnectorCustomizer encodedSlashPassThrough() {
+		return connector -> connector.setEncodedSolidusHandling("passthrough");
 	}
 
 	@Bean

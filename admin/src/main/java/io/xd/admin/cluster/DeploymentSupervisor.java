@@ -6,7 +6,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,8 +40,9 @@ import io.xd.core.cluster.StreamRecord;
  * {@code reconcileInterval} besides:
  * <ol>
  * <li>allocations on containers that left are dropped, so their modules are deployed elsewhere below;</li>
- * <li>modules of streams no longer meant to run are removed first module first, each waiting until its container
- * has stopped it, so producers stop before their consumers;</li>
+ * <li>modules of streams no longer meant to run, or meant to run otherwise (deployed again with other properties,
+ * or on a container their criteria no longer match), are removed first module first, each waiting until its
+ * container has stopped it, so producers stop before their consumers;</li>
  * <li>for each requested stream, last module first, each module gets instances on matching containers up to its
  * {@code count} (0: every matching container), on the least loaded containers that lack one; the leader waits
  * for the container's report on each new instance before going upstream, so consumers are bound before their
@@ -135,11 +138,12 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			dropDepartedContainers(containers, allocations);
 			Map<String, DeploymentRequest> requests = new HashMap<>();
 			this.store.deployments().forEach(request -> requests.put(request.stream(), request));
-			removeUnrequested(requests, allocations);
-			for (DeploymentRequest request : requests.values()) {
-				this.store.findStream(request.stream()).ifPresent(stream -> deploy(stream, request, containers,
-						allocations));
-			}
+			Map<String, List<ModuleDeployment>> plans = new HashMap<>();
+			requests.values().forEach(request -> plan(request).ifPresent(modules -> plans.put(request.stream(),
+					modules)));
+			removeStale(requests, plans, containers, allocations);
+			plans.forEach((stream, modules) -> deploy(modules, DeploymentProperties.of(requests.get(stream)
+				.properties()), containers, allocations));
 		}
 		catch (RuntimeException ex) {
 			logger.error("Reconciling deployments failed; retrying in {}", this.reconcileInterval, ex);
@@ -159,43 +163,67 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		}
 	}
 
-	private void removeUnrequested(Map<String, DeploymentRequest> requests,
-			Map<String, Map<String, ModuleDeployment>> allocations) {
-		List<String[]> doomed = new ArrayList<>();
-		List<ModuleDeployment> modules = new ArrayList<>();
+	/**
+	 * Removes, first module first, every allocated instance that should not run as it is: its stream is no longer
+	 * requested, the stream was deployed again with other properties (or its definition changed), or its container
+	 * no longer matches the module's criteria. A stream that can no longer be planned keeps what runs.
+	 */
+	private void removeStale(Map<String, DeploymentRequest> requests, Map<String, List<ModuleDeployment>> plans,
+			Map<String, ContainerAttributes> containers, Map<String, Map<String, ModuleDeployment>> allocations) {
+		record Allocation(String containerId, ModuleDeployment module) {
+		}
+		List<Allocation> stale = new ArrayList<>();
 		allocations.forEach((containerId, byId) -> byId.values().forEach(module -> {
-			if (!requests.containsKey(module.stream())) {
-				doomed.add(new String[] { containerId, module.moduleId() });
-				modules.add(module);
+			if (isStale(module, containers.get(containerId), requests, plans)) {
+				stale.add(new Allocation(containerId, module));
 			}
 		}));
-		List<Integer> order = new ArrayList<>();
-		for (int i = 0; i < modules.size(); i++) {
-			order.add(i);
-		}
-		order.sort(Comparator.comparing((Integer i) -> modules.get(i).stream()).thenComparingInt(i -> modules.get(i).index()));
-		for (int i : order) {
-			String containerId = doomed.get(i)[0];
-			String moduleId = doomed.get(i)[1];
-			this.store.deallocate(containerId, moduleId);
-			allocations.get(containerId).remove(moduleId);
-			awaitStatus(containerId, moduleId, false);
+		stale.sort(Comparator.comparing((Allocation a) -> a.module().stream())
+			.thenComparingInt(a -> a.module().index()));
+		for (Allocation allocation : stale) {
+			String moduleId = allocation.module().moduleId();
+			logger.info("Removing module {} from container {}", moduleId, allocation.containerId());
+			this.store.deallocate(allocation.containerId(), moduleId);
+			allocations.get(allocation.containerId()).remove(moduleId);
+			awaitStatus(allocation.containerId(), moduleId, false);
 		}
 	}
 
-	private void deploy(StreamRecord stream, DeploymentRequest request, Map<String, ContainerAttributes> containers,
-			Map<String, Map<String, ModuleDeployment>> allocations) {
-		StreamPlan plan;
+	private static boolean isStale(ModuleDeployment module, ContainerAttributes container,
+			Map<String, DeploymentRequest> requests, Map<String, List<ModuleDeployment>> plans) {
+		DeploymentRequest request = requests.get(module.stream());
+		if (request == null) {
+			return true;
+		}
+		List<ModuleDeployment> plan = plans.get(module.stream());
+		if (plan == null) {
+			return false;
+		}
+		boolean planned = plan.stream()
+			.anyMatch(wanted -> wanted.withSequence(module.sequence()).equals(module));
+		String criteria = DeploymentProperties.of(request.properties()).criteria(module.label());
+		return !planned || (container != null && !CriteriaEvaluator.matches(criteria, container));
+	}
+
+	private Optional<List<ModuleDeployment>> plan(DeploymentRequest request) {
+		Optional<StreamRecord> stream = this.store.findStream(request.stream());
+		if (stream.isEmpty()) {
+			return Optional.empty();
+		}
 		try {
-			plan = this.planner.plan(stream.name(), stream.definition(), name -> this.store.findStream(name)
-				.map(StreamRecord::definition));
+			StreamPlan plan = this.planner.plan(stream.get().name(), stream.get().definition(),
+					name -> this.store.findStream(name).map(StreamRecord::definition));
+			return Optional.of(plan.deployments(DeploymentProperties.of(request.properties())));
 		}
 		catch (RuntimeException ex) {
-			logger.error("Stream '{}' can no longer be deployed: {}", stream.name(), ex.getMessage());
-			return;
+			logger.error("Stream '{}' can no longer be deployed: {}", request.stream(), ex.getMessage());
+			return Optional.empty();
 		}
-		DeploymentProperties properties = DeploymentProperties.of(request.properties());
-		List<ModuleDeployment> modules = new ArrayList<>(plan.deployments(properties));
+	}
+
+	private void deploy(List<ModuleDeployment> plan, DeploymentProperties properties,
+			Map<String, ContainerAttributes> containers, Map<String, Map<String, ModuleDeployment>> allocations) {
+		List<ModuleDeployment> modules = new ArrayList<>(plan);
 		modules.sort(Comparator.comparingInt(ModuleDeployment::index).reversed());
 		for (ModuleDeployment module : modules) {
 			deployModule(module, properties, containers, allocations);
@@ -238,7 +266,7 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			String containerId = free.remove(0);
 			ModuleDeployment instance = module.withSequence(sequence);
 			this.store.allocate(containerId, instance);
-			allocations.computeIfAbsent(containerId, id -> new java.util.TreeMap<>()).put(instance.moduleId(), instance);
+			allocations.computeIfAbsent(containerId, id -> new TreeMap<>()).put(instance.moduleId(), instance);
 			placed.add(new String[] { containerId, instance.moduleId() });
 			logger.info("Allocated module {} to container {}", instance.moduleId(), containerId);
 		}

@@ -310,21 +310,38 @@ final class DefinitionParser {
 
 	private void checkStreamName(Token word) {
 		String name = word.text();
-		int first = name.codePointAt(0);
-		if (!Character.isJavaIdentifierStart(first) || Character.isIdentifierIgnorable(first)) {
+		int bad = invalidStreamNameIndex(name);
+		if (bad == 0) {
 			throw new DslException(DslErrorCode.ILLEGAL_STREAM_NAME, this.text, word.start(),
-					"a letter, '_' or '$' first", Tokenizer.describeCodePoint(first), name);
+					"a letter, '_' or '$' first", Tokenizer.describeCodePoint(name.codePointAt(0)), name);
 		}
-		for (int i = Character.charCount(first); i < name.length();) {
+		if (bad > 0) {
+			throw new DslException(DslErrorCode.ILLEGAL_STREAM_NAME, this.text, word.start() + bad,
+					"only letters, digits, '_', '$' or '-'", Tokenizer.describeCodePoint(name.codePointAt(bad)), name);
+		}
+	}
+
+	/**
+	 * Where a stream name breaks the naming rule: a letter, {@code _} or {@code $} first, then letters, digits,
+	 * {@code _}, {@code $} or {@code -}; invisible (identifier-ignorable) characters are refused, since such a name
+	 * could not be typed back.
+	 * @param name a candidate stream name
+	 * @return the index of the first offending character (0 for an empty name), or -1 when the name is valid
+	 */
+	static int invalidStreamNameIndex(String name) {
+		if (name.isEmpty()) {
+			return 0;
+		}
+		for (int i = 0; i < name.length();) {
 			int codePoint = name.codePointAt(i);
-			// ignorable characters are legal in Java identifiers but invisible, so a name could not be typed back
-			if (codePoint != '-' && (!Character.isJavaIdentifierPart(codePoint)
-					|| Character.isIdentifierIgnorable(codePoint))) {
-				throw new DslException(DslErrorCode.ILLEGAL_STREAM_NAME, this.text, word.start() + i,
-						"only letters, digits, '_', '$' or '-'", Tokenizer.describeCodePoint(codePoint), name);
+			boolean valid = (i == 0) ? Character.isJavaIdentifierStart(codePoint)
+					: (codePoint == '-' || Character.isJavaIdentifierPart(codePoint));
+			if (!valid || Character.isIdentifierIgnorable(codePoint)) {
+				return i;
 			}
 			i += Character.charCount(codePoint);
 		}
+		return -1;
 	}
 
 	// ---- token access

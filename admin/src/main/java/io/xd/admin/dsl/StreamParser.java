@@ -45,4 +45,13 @@ public final class StreamParser {
 		}
 		return new DefinitionParser(definition).parse();
 	}
+
+	/**
+	 * Checks a stream name against the STREAMNAME rule above.
+	 * @param name a candidate stream name
+	 * @return the index of its first offending character (0 for an empty name), or -1 when it is valid
+	 */
+	public static int invalidStreamNameIndex(String name) {
+		return DefinitionParser.invalidStreamNameIndex(name);
+	}
 }

@@ -7,6 +7,14 @@ import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionParser;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.Assign;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.ConstructorReference;
+import org.springframework.expression.spel.ast.FunctionReference;
+import org.springframework.expression.spel.ast.TypeReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.MapAccessor;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
@@ -35,16 +43,46 @@ public final class CriteriaEvaluator {
 	}
 
 	/**
-	 * Checks that {@code criteria} parses.
-	 * @throws IllegalArgumentException with the parser's reason
+	 * Checks that {@code criteria} parses and uses nothing but attributes, operators and method calls on values.
+	 * @throws IllegalArgumentException with the reason
 	 */
 	public static void validate(String criteria) {
+		SpelExpression expression;
 		try {
-			PARSER.parseExpression(criteria);
+			expression = (SpelExpression) PARSER.parseExpression(criteria);
 		}
 		catch (ParseException ex) {
 			throw new IllegalArgumentException("criteria '" + criteria + "' is not a valid expression: "
 					+ ex.getSimpleMessage());
+		}
+		checkNodes(criteria, expression.getAST());
+	}
+
+	/** Refuses up front what evaluation would refuse anyway, so that the user hears of it at deployment time. */
+	private static void checkNodes(String criteria, SpelNode node) {
+		String refused = null;
+		if (node instanceof TypeReference) {
+			refused = "type references (T(...))";
+		}
+		else if (node instanceof ConstructorReference) {
+			refused = "constructors (new ...)";
+		}
+		else if (node instanceof BeanReference) {
+			refused = "bean references (@...)";
+		}
+		else if (node instanceof VariableReference || node instanceof FunctionReference) {
+			refused = "variables or functions (#...)";
+		}
+		else if (node instanceof Assign) {
+			refused = "assignments";
+		}
+		if (refused != null) {
+			throw new IllegalArgumentException("criteria '" + criteria + "' uses " + refused
+					+ ", which criteria may not; refer to container attributes, such as groups.contains('a') "
+					+ "or host == 'node1'");
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			checkNodes(criteria, node.getChild(i));
 		}
 	}
 

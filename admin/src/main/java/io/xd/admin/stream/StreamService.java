@@ -9,6 +9,7 @@ import io.xd.admin.AdminException;
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.dsl.StreamDefinition;
 import io.xd.admin.dsl.StreamModule;
+import io.xd.admin.dsl.StreamParser;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentRequest;
 import io.xd.core.cluster.ModuleStatus;
@@ -177,15 +178,10 @@ public final class StreamService {
 	}
 
 	private static void checkName(String name) {
-		boolean valid = Character.isJavaIdentifierStart(name.codePointAt(0));
-		for (int i = Character.charCount(name.codePointAt(0)); valid && i < name.length();) {
-			int c = name.codePointAt(i);
-			valid = Character.isJavaIdentifierPart(c) || c == '-';
-			i += Character.charCount(c);
-		}
-		if (!valid) {
+		if (StreamParser.invalidStreamNameIndex(name) >= 0) {
 			throw AdminException.badRequest("InvalidStreamNameException", "Stream name '" + name
-					+ "' is not valid: it must start with a letter or '_' and contain only letters, digits, '_', '$' or '-'");
+					+ "' is not valid: it must start with a letter, '_' or '$' and contain only letters, digits, "
+					+ "'_', '$' or '-'");
 		}
 	}
 

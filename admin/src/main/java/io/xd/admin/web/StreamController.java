@@ -2,13 +2,13 @@ package io.xd.admin.web;
 
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
@@ -17,8 +17,8 @@ import io.xd.admin.stream.StreamService;
 import io.xd.admin.stream.StreamService.StreamInfo;
 
 /**
- * Stream definitions and deployments, at Spring XD's paths. Parameters come as form fields (as Spring XD's shell
- * and clients send them) or as a JSON object with the same names.
+ * Stream definitions and deployments, at Spring XD's paths. Fields come as form fields or query parameters (as
+ * Spring XD's shell and clients send them) or as a JSON object with the same names.
  */
 @RestController
 public class StreamController {
@@ -35,19 +35,16 @@ public class StreamController {
 		return PageResponse.of(this.streams.list(), page, size);
 	}
 
-	/** Creates a stream; {@code deploy} defaults to true, as in Spring XD's REST API. */
+	/**
+	 * Creates a stream from the fields {@code name}, {@code definition} and {@code deploy} (default true, as in
+	 * Spring XD's REST API).
+	 */
 	@PostMapping("/streams/definitions")
 	@ResponseStatus(HttpStatus.CREATED)
-	public StreamInfo create(@RequestParam(required = false) String name,
-			@RequestParam(required = false) String definition, @RequestParam(defaultValue = "true") boolean deploy) {
-		return this.streams.create(name, definition, deploy);
-	}
-
-	@PostMapping(path = "/streams/definitions", consumes = MediaType.APPLICATION_JSON_VALUE)
-	@ResponseStatus(HttpStatus.CREATED)
-	public StreamInfo createFromJson(@RequestBody CreateStream request) {
-		return this.streams.create(request.name(), request.definition(),
-				request.deploy() == null || request.deploy());
+	public StreamInfo create(HttpServletRequest request) {
+		Map<String, String> fields = RequestFields.read(request);
+		return this.streams.create(fields.get("name"), fields.get("definition"),
+				RequestFields.bool(fields, "deploy", true));
 	}
 
 	@DeleteMapping("/streams/definitions")
@@ -67,17 +64,11 @@ public class StreamController {
 		return Map.of("message", "Destroyed stream '" + name + "'");
 	}
 
+	/** Deploys a stream with the field {@code properties}: {@code module.<label>.<key>=<value>,...}. */
 	@PostMapping("/streams/deployments/{name}")
 	@ResponseStatus(HttpStatus.CREATED)
-	public StreamInfo deploy(@PathVariable String name, @RequestParam(required = false) String properties) {
-		this.streams.deploy(name, properties);
-		return this.streams.info(name);
-	}
-
-	@PostMapping(path = "/streams/deployments/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
-	@ResponseStatus(HttpStatus.CREATED)
-	public StreamInfo deployFromJson(@PathVariable String name, @RequestBody(required = false) DeployStream request) {
-		this.streams.deploy(name, request == null ? null : request.properties());
+	public StreamInfo deploy(@PathVariable String name, HttpServletRequest request) {
+		this.streams.deploy(name, RequestFields.read(request).get("properties"));
 		return this.streams.info(name);
 	}
 
@@ -91,17 +82,5 @@ public class StreamController {
 	public Map<String, String> undeployAll() {
 		this.streams.undeployAll();
 		return Map.of("message", "Un-deployed all the streams");
-	}
-
-	/**
-	 * @param name the stream name
-	 * @param definition the DSL text
-	 * @param deploy whether to deploy at once (default true)
-	 */
-	public record CreateStream(String name, String definition, Boolean deploy) {
-	}
-
-	/** @param properties deployment properties, {@code module.<label>.<key>=<value>} separated by commas */
-	public record DeployStream(String properties) {
 	}
 }

@@ -1,0 +1,99 @@
+package io.xd.admin.web;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.MediaType;
+
+import io.xd.admin.AdminException;
+
+/**
+ * The named fields of a request, whether sent as form fields or query parameters (as Spring XD's clients do) or
+ * as a JSON object with the same names. Values of JSON fields are read as text; nested objects are refused.
+ */
+final class RequestFields {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final int MAX_JSON_BYTES = 1 << 20;
+
+	private RequestFields() {
+	}
+
+	static Map<String, String> read(HttpServletRequest request) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		request.getParameterMap().forEach((name, values) -> fields.put(name, values.length == 0 ? "" : values[0]));
+		String contentType = request.getContentType();
+		if (contentType != null && isJson(contentType)) {
+			fields.putAll(readJson(request));
+		}
+		return fields;
+	}
+
+	private static boolean isJson(String contentType) {
+		try {
+			MediaType type = MediaType.parseMediaType(contentType);
+			return type.getSubtype().equals("json") || type.getSubtype().endsWith("+json");
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private static Map<String, String> readJson(HttpServletRequest request) {
+		byte[] body;
+		try {
+			body = request.getInputStream().readNBytes(MAX_JSON_BYTES + 1);
+		}
+		catch (IOException ex) {
+			throw AdminException.badRequest("HttpMessageNotReadableException", "Could not read the request body");
+		}
+		if (body.length > MAX_JSON_BYTES) {
+			throw AdminException.badRequest("HttpMessageNotReadableException", "The request body is over 1 MiB");
+		}
+		if (body.length == 0) {
+			return Map.of();
+		}
+		JsonNode root;
+		try {
+			root = JSON.readTree(body);
+		}
+		catch (JacksonException ex) {
+			throw AdminException.badRequest("HttpMessageNotReadableException",
+					"The request body is not valid JSON: " + ex.getOriginalMessage());
+		}
+		if (root == null || !root.isObject()) {
+			throw AdminException.badRequest("HttpMessageNotReadableException",
+					"The request body must be a JSON object, such as {\"name\":\"ticktock\",\"definition\":\"time | log\"}");
+		}
+		Map<String, String> fields = new LinkedHashMap<>();
+		for (Map.Entry<String, JsonNode> field : root.properties()) {
+			JsonNode value = field.getValue();
+			if (value.isContainer()) {
+				throw AdminException.badRequest("HttpMessageNotReadableException",
+						"Field '" + field.getKey() + "' must be a string, number or boolean");
+			}
+			fields.put(field.getKey(), value.isNull() ? null : value.asString());
+		}
+		return fields;
+	}
+
+	/** Parses a boolean field: true or false in any case; absent gives the default. */
+	static boolean bool(Map<String, String> fields, String name, boolean defaultValue) {
+		String value = fields.get(name);
+		if (value == null || value.isBlank()) {
+			return defaultValue;
+		}
+		if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+			return Boolean.parseBoolean(value);
+		}
+		throw AdminException.badRequest("IllegalArgumentException",
+				"'" + name + "' must be true or false, but was '" + value + "'");
+	}
+}

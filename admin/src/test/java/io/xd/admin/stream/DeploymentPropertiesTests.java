@@ -1,0 +1,70 @@
+package io.xd.admin.stream;
+
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class DeploymentPropertiesTests {
+
+	private static final Set<String> LABELS = Set.of("time", "log");
+
+	@Test
+	void moduleKeysOverrideWildcardKeys() {
+		DeploymentProperties properties = DeploymentProperties
+			.parse("module.*.count=0, module.log.count=2,module.log.criteria=groups.contains('a')");
+		properties.validate(LABELS, false, "local");
+		assertThat(properties.count("time")).isZero();
+		assertThat(properties.count("log")).isEqualTo(2);
+		assertThat(properties.criteria("log")).isEqualTo("groups.contains('a')");
+		assertThat(properties.criteria("time")).isNull();
+	}
+
+	@Test
+	void countDefaultsToOne() {
+		DeploymentProperties properties = DeploymentProperties.parse("");
+		properties.validate(LABELS, false, "local");
+		assertThat(properties.count("log")).isEqualTo(1);
+		assertThat(properties.forModule("log")).isEmpty();
+	}
+
+	@Test
+	void bindingPropertiesAreSplitBySide() {
+		DeploymentProperties properties = DeploymentProperties
+			.of(Map.of("module.log.consumer.concurrency", "3", "module.*.producer.batchSize", "100"));
+		properties.validate(LABELS, true, "kafka");
+		assertThat(properties.binding("log", "consumer")).containsEntry("concurrency", "3");
+		assertThat(properties.binding("log", "producer")).containsEntry("batchSize", "100");
+	}
+
+	@Test
+	void bindingPropertiesAreRefusedByATransportWithoutThem() {
+		DeploymentProperties properties = DeploymentProperties.parse("module.log.consumer.concurrency=3");
+		assertThatIllegalArgumentException().isThrownBy(() -> properties.validate(LABELS, false, "local"))
+			.withMessageContaining("local transport does not support binding properties")
+			.withMessageContaining("module.log.consumer.concurrency");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "count=1", "module.count=1", "module.nope.count=1", "module.log.colour=red",
+			"module.log.count=x", "module.log.count=-1", "module.log.count=1.5", "module.*.count=99999999999",
+			"module.log.criteria=((", "module.log.criteria=T(java.lang.Runtime).getRuntime()" })
+	void namesTheBadKey(String text) {
+		String key = text.substring(0, text.indexOf('='));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> DeploymentProperties.parse(text).validate(LABELS, false, "local"))
+			.withMessageContaining(key.contains("criteria") ? "criteria '" : key);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "module.*.count", "module.*.count=1,module.*.count=2", "=1", "module.*.count=1, junk" })
+	void refusesMalformedText(String text) {
+		assertThatIllegalArgumentException().isThrownBy(() -> DeploymentProperties.parse(text)
+			.validate(LABELS, false, "local"));
+	}
+}
