@@ -1,0 +1,32 @@
+package io.xd.bus.kafka;
+
+import java.time.Duration;
+
+import io.xd.bus.AbstractMessageBusContractTests;
+import io.xd.bus.MessageBus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The bus contract, passed by the Kafka bus against a real broker. */
+class KafkaMessageBusContractTests extends AbstractMessageBusContractTests {
+
+	@Override
+	protected MessageBus createBus() {
+		KafkaBusProperties settings = new KafkaBusProperties();
+		settings.setBrokers(SharedKafkaBroker.brokers());
+		settings.getDefault().setBackOffInitialInterval(50);
+		return new KafkaMessageBus(settings);
+	}
+
+	@Override
+	protected Duration timeout() {
+		return Duration.ofSeconds(30);
+	}
+
+	@Override
+	protected void awaitConsumersReady() {
+		assertThat(((KafkaMessageBus) this.bus).awaitConsumersAssigned(Duration.ofSeconds(30)))
+			.as("consumers assigned their partitions")
+			.isTrue();
+	}
+}

@@ -1,0 +1,226 @@
+package io.xd.bus.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
+import org.springframework.util.MimeTypeUtils;
+
+import io.xd.bus.AbstractMessageBusContractTests.Received;
+import io.xd.bus.BindingProperties;
+import io.xd.bus.ProducerBinding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/** What the Kafka bus adds to the bus contract: dead letters, raw mode, typed headers, partitioning, topics. */
+class KafkaMessageBusTests {
+
+	private final String prefix = "kafka" + UUID.randomUUID().toString().substring(0, 8);
+
+	private final List<KafkaMessageBus> buses = new ArrayList<>();
+
+	@AfterEach
+	void close() {
+		this.buses.forEach(KafkaMessageBus::close);
+	}
+
+	private KafkaMessageBus bus(String mode) {
+		KafkaBusProperties settings = new KafkaBusProperties();
+		settings.setBrokers(SharedKafkaBroker.brokers());
+		settings.setMode(mode);
+		settings.getDefault().setBackOffInitialInterval(20);
+		settings.getDefault().setBackOffMaxInterval(50);
+		KafkaMessageBus bus = new KafkaMessageBus(settings);
+		this.buses.add(bus);
+		return bus;
+	}
+
+	@Test
+	void sendsARecordThatKeepsFailingToTheDeadLetterTopicAfterMaxAttemptsAndGoesOn() {
+		KafkaMessageBus bus = bus("native");
+		String pipe = this.prefix + "-dlq.1";
+		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+		List<String> handled = Collections.synchronizedList(new ArrayList<>());
+		bus.bindConsumer(pipe, message -> {
+			String text = new String((byte[]) message.getPayload(), StandardCharsets.UTF_8);
+			attempts.computeIfAbsent(text, key -> new AtomicInteger()).incrementAndGet();
+			if (text.startsWith("bad")) {
+				throw new IllegalStateException("cannot handle " + text);
+			}
+			handled.add(text);
+		}, BindingProperties.of(Map.of("maxAttempts", "4")));
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
+		assertThat(bus.awaitConsumersAssigned(Duration.ofSeconds(30))).isTrue();
+
+		List<String> sent = IntStream.range(0, 100).mapToObj(i -> (i % 25 == 7) ? "bad" + i : "good" + i).toList();
+		sent.forEach(text -> producer.channel().send(MessageBuilder.withPayload(bytes(text)).build()));
+
+		String deadLetterTopic = KafkaTopics.topicName("error." + KafkaTopics.topicName(pipe) + "."
+				+ KafkaTopics.topicName(pipe));
+		List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 4);
+		assertThat(dead).extracting(record -> text(record.value())).containsExactly("bad7", "bad32", "bad57", "bad82");
+		assertThat(header(dead.get(0), "kafka_dlt-exception-message")).contains("cannot handle bad7");
+		await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 96);
+		assertThat(handled).containsExactlyElementsOf(sent.stream().filter(text -> text.startsWith("good")).toList());
+		assertThat(attempts.get("bad7")).hasValue(4);
+		assertThat(attempts.get("good8")).hasValue(1);
+	}
+
+	@Test
+	void rawModeWritesThePayloadBytesOnlySoAnyClientReadsThemUnchanged() {
+		KafkaMessageBus bus = bus("raw");
+		String pipe = this.prefix + "-raw.0";
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
+		byte[] payload = { 0, 1, 2, (byte) 0xff, 'x' };
+		producer.channel().send(MessageBuilder.withPayload(payload).setHeader("custom", "dropped").build());
+
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 1);
+		assertThat(records.get(0).value()).containsExactly(payload);
+		assertThat(records.get(0).headers().toArray()).isEmpty();
+	}
+
+	@Test
+	void carriesHeadersAsNativeRecordHeadersWithTheirTypes() {
+		KafkaMessageBus bus = bus("embeddedHeaders");
+		String pipe = this.prefix + "-headers.0";
+		Received received = new Received();
+		bus.bindConsumer(pipe, received, BindingProperties.NONE);
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
+		assertThat(bus.awaitConsumersAssigned(Duration.ofSeconds(30))).isTrue();
+		UUID correlation = UUID.randomUUID();
+		producer.channel()
+			.send(MessageBuilder.withPayload("text payload")
+				.setHeader("name", "value")
+				.setHeader("count", 42L)
+				.setHeader("flag", true)
+				.setHeader("correlation", correlation)
+				.setHeader("contentType", MimeTypeUtils.TEXT_PLAIN)
+				.build());
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> received.count() == 1);
+		Message<?> message = received.messages().get(0);
+		assertThat(text((byte[]) message.getPayload())).isEqualTo("text payload");
+		assertThat(message.getHeaders()).containsEntry("name", "value")
+			.containsEntry("count", 42L)
+			.containsEntry("flag", true)
+			.containsEntry("correlation", correlation)
+			.containsEntry("contentType", MimeTypeUtils.TEXT_PLAIN)
+			.doesNotContainKey(KafkaRecords.TYPES_HEADER);
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 1);
+		assertThat(header(records.get(0), "name")).isEqualTo("value");
+	}
+
+	@Test
+	void partitionKeyExpressionSendsEqualKeysToOnePartition() {
+		KafkaMessageBus bus = bus("native");
+		String pipe = this.prefix + "-keyed.0";
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.of(Map.of("minPartitionCount", "4",
+				"partitionKeyExpression", "headers['customer']")));
+		for (int i = 0; i < 40; i++) {
+			producer.channel()
+				.send(MessageBuilder.withPayload(bytes("m" + i)).setHeader("customer", "c" + (i % 5)).build());
+		}
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 40);
+		Map<String, Set<Integer>> partitionsByCustomer = new HashMap<>();
+		records.forEach(record -> partitionsByCustomer.computeIfAbsent(header(record, "customer"),
+				key -> new java.util.HashSet<>()).add(record.partition()));
+		assertThat(partitionsByCustomer).hasSize(5).allSatisfy((customer, partitions) -> assertThat(partitions)
+			.hasSize(1));
+		assertThat(partitionsByCustomer.values().stream().flatMap(Set::stream).distinct().count()).isGreaterThan(1);
+	}
+
+	@Test
+	void refusesAReplicationFactorAboveTheBrokerCountAtOnce() {
+		KafkaMessageBus bus = bus("native");
+		long start = System.nanoTime();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> bus.bindProducer(this.prefix + "-rf.0", null,
+					BindingProperties.of(Map.of("replicationFactor", "3"))))
+			.withMessageContaining("replication factor 3")
+			.withMessageContaining("has 1 broker");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void refusesUnknownBindingPropertiesNamingThem() {
+		KafkaMessageBus bus = bus("native");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> bus.bindConsumer(this.prefix + "-props.0", new Received(),
+					BindingProperties.of(Map.of("colour", "red", "concurrency", "2"))))
+			.withMessageContaining("does not support consumer property: colour");
+	}
+
+	@Test
+	void growsThePartitionsOfAPipeWhenAConsumerNeedsMore() {
+		KafkaMessageBus bus = bus("native");
+		String pipe = this.prefix + "-grow.0";
+		bus.bindProducer(pipe, null, BindingProperties.NONE);
+		bus.bindConsumer(pipe, new Received(), BindingProperties.of(Map.of("concurrency", "3")));
+		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
+			assertThat(consumer.partitionsFor(KafkaTopics.topicName(pipe))).hasSize(3);
+		}
+	}
+
+	@Test
+	void escapesChannelNamesAsSpringXdDid() {
+		assertThat(KafkaTopics.topicName("queue:orders")).isEqualTo("queue_3Aorders");
+		assertThat(KafkaTopics.topicName("ticktock.0")).isEqualTo("ticktock.0");
+		assertThat(KafkaTopics.topicName("tap:stream:a_b.time.0")).isEqualTo("tap_3Astream_3Aa_5Fb.time.0");
+	}
+
+	private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected) {
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
+			consumer.subscribe(List.of(topic));
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (records.size() < expected && System.nanoTime() < deadline) {
+				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+		}
+		records.sort(java.util.Comparator.comparingLong(record -> record.timestamp()));
+		return records;
+	}
+
+	private static KafkaConsumer<byte[], byte[]> plainConsumer() {
+		Map<String, Object> config = new HashMap<>();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, "plain-" + UUID.randomUUID());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+	}
+
+	private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+		Header header = record.headers().lastHeader(name);
+		return (header == null) ? null : text(header.value());
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static String text(byte[] bytes) {
+		return new String(bytes, StandardCharsets.UTF_8);
+	}
+}
