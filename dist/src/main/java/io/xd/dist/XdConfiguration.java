@@ -11,12 +11,15 @@ import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.xd.bus.MessageBus;
+import io.xd.bus.kafka.KafkaBusProperties;
+import io.xd.bus.kafka.KafkaMessageBus;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.container.ContainerServer;
 import io.xd.container.ModuleRunner;
@@ -56,14 +59,22 @@ public class XdConfiguration {
 		return ModuleRegistry.fromClassPath();
 	}
 
+	/** The Kafka bus settings, Spring XD's {@code xd.messagebus.kafka.*} keys; used when the transport is kafka. */
+	@Bean
+	@ConfigurationProperties("xd.messagebus.kafka")
+	public KafkaBusProperties kafkaBusProperties() {
+		return new KafkaBusProperties();
+	}
+
 	@Bean(destroyMethod = "close")
 	public MessageBus messageBus(@Value("${xd.transport:local}") String transport,
-			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize) {
-		if (!"local".equals(transport)) {
-			throw new IllegalStateException("xd.transport '" + transport
-					+ "' is not available in this build; the only transport so far is 'local'");
-		}
-		return new LocalMessageBus(queueSize);
+			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize, KafkaBusProperties kafka) {
+		return switch (transport) {
+			case "local" -> new LocalMessageBus(queueSize);
+			case "kafka" -> new KafkaMessageBus(kafka);
+			default -> throw new IllegalStateException("xd.transport must be 'local' or 'kafka', but was '"
+					+ transport + "'");
+		};
 	}
 
 	@Bean(initMethod = "start", destroyMethod = "close")

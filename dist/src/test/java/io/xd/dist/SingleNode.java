@@ -40,7 +40,7 @@ final class SingleNode implements AutoCloseable {
 				"--xd.admin.reconcile-interval=2s", "--zk.session-timeout=15s", "--spring.config.import="));
 		args.addAll(List.of(extraArgs));
 		this.context = new SpringApplicationBuilder(SingleNodeApplication.class).profiles("singlenode")
-			.run(args.toArray(String[]::new));
+			.run(SingleNodeApplication.withTransportOption(args.toArray(String[]::new)));
 		this.base = "http://127.0.0.1:" + this.context.getEnvironment().getProperty("local.server.port");
 	}
 
