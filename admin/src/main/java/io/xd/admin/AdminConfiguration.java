@@ -40,7 +40,7 @@ public class AdminConfiguration {
 	public DeploymentSupervisor deploymentSupervisor(ClusterStore store, StreamPlanner planner,
 			AdminProperties properties) {
 		return new DeploymentSupervisor(store, planner, "admin-" + UUID.randomUUID(), properties.getDeploymentTimeout(),
-				properties.getReconcileInterval());
+				properties.getReconcileInterval(), properties.getDepartureGracePeriod());
 	}
 
 	@Bean

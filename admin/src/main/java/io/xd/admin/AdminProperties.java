@@ -16,6 +16,21 @@ public class AdminProperties {
 	/** How often the leader re-checks every deployment, beside reacting to changes at once. */
 	private Duration reconcileInterval = Duration.ofSeconds(10);
 
+	/**
+	 * How long a container may be missing from ZooKeeper before its modules are deployed elsewhere. Covers an
+	 * admin that starts before the containers re-register (a restart), without delaying failover much: a dead
+	 * container's node disappears only after its ZooKeeper session times out.
+	 */
+	private Duration departureGracePeriod = Duration.ofSeconds(5);
+
+	public Duration getDepartureGracePeriod() {
+		return this.departureGracePeriod;
+	}
+
+	public void setDepartureGracePeriod(Duration departureGracePeriod) {
+		this.departureGracePeriod = departureGracePeriod;
+	}
+
 	public Duration getDeploymentTimeout() {
 		return this.deploymentTimeout;
 	}

@@ -2,6 +2,7 @@ package io.xd.dist;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -25,24 +26,33 @@ public class SingleNodeApplication {
 	public static void main(String[] args) {
 		SpringApplication application = new SpringApplication(SingleNodeApplication.class);
 		application.setAdditionalProfiles("singlenode");
-		application.run(withTransportOption(args));
+		application.run(withShortcuts(args));
 	}
 
+	/** Spring XD's command-line shortcuts and the properties they set. */
+	private static final Map<String, String> SHORTCUTS = Map.of("--transport", "xd.transport", "--groups",
+			"xd.container.groups");
+
 	/**
-	 * Spring XD's singlenode took {@code --transport kafka}; it becomes {@code --xd.transport=kafka}, as does
-	 * {@code --transport=kafka}.
+	 * Spring XD's singlenode took {@code --transport kafka} and {@code --groups a,b}; they become
+	 * {@code --xd.transport=kafka} and {@code --xd.container.groups=a,b}, as do {@code --transport=kafka} and
+	 * {@code --groups=a,b}. Every other argument is left as it is.
 	 */
-	static String[] withTransportOption(String[] args) {
+	static String[] withShortcuts(String[] args) {
 		List<String> result = new ArrayList<>();
 		for (int i = 0; i < args.length; i++) {
-			if (args[i].equals("--transport") && i + 1 < args.length) {
-				result.add("--xd.transport=" + args[++i]);
+			String arg = args[i];
+			int equals = arg.indexOf('=');
+			String name = (equals > 0) ? arg.substring(0, equals) : arg;
+			String property = SHORTCUTS.get(name);
+			if (property != null && equals > 0) {
+				result.add("--" + property + "=" + arg.substring(equals + 1));
 			}
-			else if (args[i].startsWith("--transport=")) {
-				result.add("--xd.transport=" + args[i].substring("--transport=".length()));
+			else if (property != null && i + 1 < args.length) {
+				result.add("--" + property + "=" + args[++i]);
 			}
 			else {
-				result.add(args[i]);
+				result.add(arg);
 			}
 		}
 		return result.toArray(String[]::new);

@@ -37,10 +37,14 @@ final class SingleNode implements AutoCloseable {
 
 	SingleNode(Path dataDirectory, String... extraArgs) {
 		List<String> args = new ArrayList<>(List.of("--server.port=0", "--xd.data.dir=" + dataDirectory,
-				"--xd.admin.reconcile-interval=2s", "--zk.session-timeout=15s", "--spring.config.import="));
+				"--xd.admin.reconcile-interval=2s", "--zk.session-timeout=15s"));
 		args.addAll(List.of(extraArgs));
+		if (args.stream().noneMatch(arg -> arg.startsWith("--spring.config.import="))) {
+			// no servers.yml from the working directory: each test says what it configures
+			args.add("--spring.config.import=");
+		}
 		this.context = new SpringApplicationBuilder(SingleNodeApplication.class).profiles("singlenode")
-			.run(SingleNodeApplication.withTransportOption(args.toArray(String[]::new)));
+			.run(SingleNodeApplication.withShortcuts(args.toArray(String[]::new)));
 		this.base = "http://127.0.0.1:" + this.context.getEnvironment().getProperty("local.server.port");
 	}
 

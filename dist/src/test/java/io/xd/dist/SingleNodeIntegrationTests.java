@@ -63,6 +63,25 @@ class SingleNodeIntegrationTests {
 	}
 
 	@Test
+	void tapsAModuleThatWritesToANamedTopic() {
+		try (SingleNode node = new SingleNode(this.data)) {
+			node.createStream("publisher", "load-generator --messageCount=1000 --messageSize=10 > topic:ticks", false);
+			node.createStream("subscriber", "topic:ticks > throughput --reportEveryMs=0", true);
+			node.createStream("tapper", "tap:stream:publisher > throughput --reportEveryMs=0", true);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> node.status("subscriber").equals("deployed") && node.status("tapper").equals("deployed"));
+			node.postForm("/streams/deployments/publisher", Map.of());
+
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				ThroughputSink subscriber = (ThroughputSink) node.module("subscriber.sink.throughput.1");
+				ThroughputSink tapper = (ThroughputSink) node.module("tapper.sink.throughput.1");
+				return subscriber != null && tapper != null && subscriber.totals().messages() == 1000
+						&& tapper.totals().messages() == 1000;
+			});
+		}
+	}
+
+	@Test
 	void deployingAgainWithOtherPropertiesReplacesWhatRuns() {
 		try (SingleNode node = new SingleNode(this.data)) {
 			node.createStream("moved", "time | log", true);

@@ -48,7 +48,7 @@ final class StreamCommands {
 					.group(GROUP)
 					.description("Deploy a previously created stream")
 					.positional("name", "the name of the stream to deploy")
-					.optional("properties", "deployment properties, such as \"module.log.count=2,module.*.x=y\"")
+					.optional("properties", "deployment properties, such as \"module.log.count=2,module.*.criteria=groups.contains('a')\"")
 					.optional("propertiesFile", "a Java properties file with the deployment properties")
 					.action(this::deploy),
 				ShellCommand.named("stream undeploy")

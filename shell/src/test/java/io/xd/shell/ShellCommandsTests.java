@@ -435,7 +435,7 @@ class ShellCommandsTests {
 				Usage: stream deploy [--name] <name> [--properties <properties>] [--propertiesFile <propertiesFile>]
 				Options:
 				  --name            the name of the stream to deploy (required)
-				  --properties      deployment properties, such as "module.log.count=2,module.*.x=y"
+				  --properties      deployment properties, such as "module.log.count=2,module.*.criteria=groups.contains('a')"
 				  --propertiesFile  a Java properties file with the deployment properties
 				""";
 		assertThat(run("help stream deploy")).isTrue();

@@ -39,7 +39,8 @@ import io.xd.core.cluster.StreamRecord;
  * The leader reconciles on a single thread whenever deployment requests or containers change, and every
  * {@code reconcileInterval} besides:
  * <ol>
- * <li>allocations on containers that left are dropped, so their modules are deployed elsewhere below;</li>
+ * <li>allocations on containers that left (missing for longer than {@code departureGracePeriod}) are dropped, so
+ * their modules are deployed elsewhere below;</li>
  * <li>modules of streams no longer meant to run, or meant to run otherwise (deployed again with other properties,
  * or on a container their criteria no longer match), are removed first module first, each waiting until its
  * container has stopped it, so producers stop before their consumers;</li>
@@ -72,8 +73,16 @@ public final class DeploymentSupervisor implements AutoCloseable {
 
 	private final List<CuratorCache> caches = new ArrayList<>();
 
+	private final Duration departureGracePeriod;
+
+	/** When each container holding allocations was first seen missing; touched by the reconciling thread only. */
+	private final Map<String, Long> missingSince = new HashMap<>();
+
+	private volatile boolean closed;
+
 	public DeploymentSupervisor(ClusterStore store, StreamPlanner planner, String adminId, Duration deploymentTimeout,
-			Duration reconcileInterval) {
+			Duration reconcileInterval, Duration departureGracePeriod) {
+		this.departureGracePeriod = departureGracePeriod;
 		this.store = store;
 		this.planner = planner;
 		this.deploymentTimeout = deploymentTimeout;
@@ -146,14 +155,29 @@ public final class DeploymentSupervisor implements AutoCloseable {
 				.properties()), containers, allocations));
 		}
 		catch (RuntimeException ex) {
-			logger.error("Reconciling deployments failed; retrying in {}", this.reconcileInterval, ex);
+			if (this.closed || Thread.currentThread().isInterrupted()) {
+				logger.debug("Reconciliation stopped by shutdown", ex);
+			}
+			else {
+				logger.error("Reconciling deployments failed; retrying in {}", this.reconcileInterval, ex);
+			}
 		}
 	}
 
 	private void dropDepartedContainers(Map<String, ContainerAttributes> containers,
 			Map<String, Map<String, ModuleDeployment>> allocations) {
+		long now = System.nanoTime();
+		this.missingSince.keySet().retainAll(allocations.keySet());
+		this.missingSince.keySet().removeAll(containers.keySet());
 		for (String containerId : new ArrayList<>(allocations.keySet())) {
 			if (!containers.containsKey(containerId)) {
+				long since = this.missingSince.computeIfAbsent(containerId, id -> now);
+				if (now - since < this.departureGracePeriod.toNanos()) {
+					logger.debug("Container {} is missing; its modules stay allocated for up to {}", containerId,
+							this.departureGracePeriod);
+					continue;
+				}
+				this.missingSince.remove(containerId);
 				Map<String, ModuleDeployment> lost = allocations.remove(containerId);
 				if (!lost.isEmpty()) {
 					logger.info("Container {} left; redeploying its modules {}", containerId, lost.keySet());
@@ -296,6 +320,7 @@ public final class DeploymentSupervisor implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.closed = true;
 		this.caches.forEach(CuratorCache::close);
 		this.executor.shutdownNow();
 		try {

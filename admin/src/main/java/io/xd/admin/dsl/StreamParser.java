@@ -1,7 +1,7 @@
 package io.xd.admin.dsl;
 
 /**
- * Parses stream definitions such as {@code ticktock = time --interval=5 | log}.
+ * Parses stream definitions such as {@code ticktock = time --fixedDelay=5 | log}.
  * <p>
  * The grammar, where whitespace may separate any two tokens except where noted:
  * <pre>
