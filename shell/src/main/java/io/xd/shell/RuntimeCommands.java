@@ -72,6 +72,12 @@ final class RuntimeCommands {
 					Json.text(module, "deploymentStatus"), rate(module.path("messageRate")));
 		}
 		invocation.out().print(table.render());
+		for (JsonNode module : Json.content(page)) {
+			String error = Json.text(module, "error");
+			if (!error.isEmpty()) {
+				invocation.out().println("Module " + Json.text(module, "moduleId") + " failed: " + error);
+			}
+		}
 		return ExitStatus.OK;
 	}
 

@@ -289,6 +289,16 @@ class ShellCommandsTests {
 	}
 
 	@Test
+	void saysWhyAModuleFailed() {
+		this.admin.answer("GET", "/runtime/modules", 200, page("""
+				{"moduleId":"s.sink.log.1","containerId":"c-1","moduleOptions":{},"deploymentProperties":{},
+				 "deploymentStatus":"failed","error":"KafkaMessageBus does not support consumer property: colour"}"""));
+		assertThat(run("runtime modules")).isTrue();
+		assertThat(output()).endsWith(
+				"Module s.sink.log.1 failed: KafkaMessageBus does not support consumer property: colour\n");
+	}
+
+	@Test
 	void passesBothRuntimeModuleFilters() {
 		this.admin.answer("GET", "/runtime/modules?containerId=c+1&moduleId=ticktock.sink.log.1", 200, EMPTY_PAGE);
 		assertThat(run("runtime modules --moduleId ticktock.sink.log.1 --containerId \"c 1\"")).isTrue();

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -69,6 +70,8 @@ public final class LoadGeneratorSource implements Source {
 	/** How many messages a producer sends between two looks at the stop flag. */
 	private static final int STOP_CHECK_INTERVAL = 1024;
 
+	private static final double MEGABYTE = 1024.0 * 1024.0;
+
 	private static final Logger logger = LoggerFactory.getLogger(LoadGeneratorSource.class);
 
 	private final ModuleContext context;
@@ -101,7 +104,12 @@ public final class LoadGeneratorSource implements Source {
 			int index = i;
 			Thread thread = new Thread(() -> {
 				logger.info("Producer {} sending {} messages", index, this.messageCount);
-				produce(output, this.messageCount, index);
+				long start = System.nanoTime();
+				long sent = produce(output, this.messageCount, index);
+				double seconds = (System.nanoTime() - start) / 1e9;
+				logger.info(String.format(Locale.ROOT,
+						"Producer %d sent %d messages of %d bytes in %.2fs = %.2f messages/s, %.2f MB/s", index, sent,
+						this.payloadSize, seconds, sent / seconds, sent * (double) this.payloadSize / seconds / MEGABYTE));
 				if (running.decrementAndGet() == 0) {
 					logger.info("All Messages Dispatched");
 				}
