@@ -1,5 +1,6 @@
 package io.xd.container;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -48,6 +50,10 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final ExecutorService worker;
 
+	private final ScheduledExecutorService rates;
+
+	private final Duration rateInterval;
+
 	private final Map<String, RunningModule> modules = new LinkedHashMap<>();
 
 	private final Map<String, ModuleStatus> statuses = new LinkedHashMap<>();
@@ -59,6 +65,20 @@ public final class ContainerServer implements AutoCloseable {
 	private volatile boolean initialized;
 
 	public ContainerServer(CuratorFramework client, ContainerAttributes attributes, ModuleRunner runner) {
+		this(client, attributes, runner, Duration.ofSeconds(5));
+	}
+
+	/**
+	 * @param rateInterval how often each module's message rate is measured and reported with its status
+	 */
+	public ContainerServer(CuratorFramework client, ContainerAttributes attributes, ModuleRunner runner,
+			Duration rateInterval) {
+		this.rateInterval = rateInterval;
+		this.rates = Executors.newSingleThreadScheduledExecutor(task -> {
+			Thread thread = new Thread(task, "xd-container-rates");
+			thread.setDaemon(true);
+			return thread;
+		});
 		this.client = client;
 		this.attributes = attributes;
 		this.runner = runner;
@@ -94,6 +114,8 @@ public final class ContainerServer implements AutoCloseable {
 				.forInitialized(this::onInitialized)
 				.build());
 		this.allocations.start();
+		this.rates.scheduleWithFixedDelay(this::reportRates, this.rateInterval.toMillis(),
+				this.rateInterval.toMillis(), TimeUnit.MILLISECONDS);
 		logger.info("Container {} started with attributes {}", id(), this.attributes.asMap());
 	}
 
@@ -199,6 +221,34 @@ public final class ContainerServer implements AutoCloseable {
 		}
 	}
 
+	/** Measures each deployed module's message rate and updates its status node with it. */
+	private void reportRates() {
+		Map<String, RunningModule> running;
+		synchronized (this) {
+			running = new LinkedHashMap<>(this.modules);
+		}
+		running.forEach((moduleId, module) -> {
+			ModuleStatus updated;
+			synchronized (this) {
+				ModuleStatus status = this.statuses.get(moduleId);
+				if (status == null || !status.isDeployed()) {
+					return;
+				}
+				updated = status.withRate(module.meters().rate());
+				this.statuses.put(moduleId, updated);
+			}
+			try {
+				this.client.setData().forPath(ClusterPaths.runtime(id(), moduleId), ClusterJson.write(updated));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				// undeployed meanwhile
+			}
+			catch (Exception ex) {
+				logger.debug("Could not report the message rate of module {}", moduleId, ex);
+			}
+		});
+	}
+
 	private void register() throws Exception {
 		String path = ClusterPaths.container(id());
 		// a node left by this container's previous process lives until that session expires: replace it
@@ -245,6 +295,7 @@ public final class ContainerServer implements AutoCloseable {
 		if (this.allocations != null) {
 			this.allocations.close();
 		}
+		this.rates.shutdownNow();
 		this.worker.shutdown();
 		try {
 			this.worker.awaitTermination(30, TimeUnit.SECONDS);

@@ -2,6 +2,8 @@ package io.xd.container;
 
 import java.util.Objects;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +43,17 @@ public final class ModuleRunner {
 
 	private final MessageBus bus;
 
+	private final MeterRegistry meterRegistry;
+
+	/** A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}. */
 	public ModuleRunner(ModuleRegistry registry, MessageBus bus) {
+		this(registry, bus, new SimpleMeterRegistry());
+	}
+
+	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.bus = Objects.requireNonNull(bus, "bus");
+		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
 	}
 
 	/**
@@ -59,18 +69,18 @@ public final class ModuleRunner {
 		ModuleOptions options = provider.metadata().resolve(deployment.options());
 		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
 				options));
-		RunningModule running = new RunningModule(deployment);
+		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment));
 		try {
 			MessageChannel output = null;
 			if (deployment.output() != null) {
 				ProducerBinding producer = bindOutput(deployment);
 				running.output = producer;
-				output = producer.channel();
+				output = running.meters.meterOutput(producer.channel());
 			}
 			start(module, output, deployment);
 			running.module = module;
 			if (deployment.input() != null) {
-				running.input = bindInput(deployment, (MessageHandler) module);
+				running.input = bindInput(deployment, running.meters.meterInput((MessageHandler) module));
 			}
 			logger.info("Deployed module {} (input {}, output {})", deployment.moduleId(), deployment.input(),
 					deployment.output());
@@ -132,6 +142,8 @@ public final class ModuleRunner {
 
 		private final ModuleDeployment deployment;
 
+		private final ModuleMeters meters;
+
 		private Module module;
 
 		private Binding input;
@@ -140,8 +152,14 @@ public final class ModuleRunner {
 
 		private boolean undeployed;
 
-		RunningModule(ModuleDeployment deployment) {
+		RunningModule(ModuleDeployment deployment, ModuleMeters meters) {
 			this.deployment = deployment;
+			this.meters = meters;
+		}
+
+		/** The module's meters: messages and bytes in and out, errors, handling time. */
+		public ModuleMeters meters() {
+			return this.meters;
 		}
 
 		public ModuleDeployment deployment() {
@@ -168,6 +186,7 @@ public final class ModuleRunner {
 				}
 			}
 			unbind(this.output);
+			this.meters.remove();
 			logger.info("Undeployed module {}", this.deployment.moduleId());
 		}
 

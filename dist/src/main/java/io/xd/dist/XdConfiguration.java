@@ -1,12 +1,6 @@
 package io.xd.dist;
 
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -16,27 +10,29 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
-import io.xd.bus.MessageBus;
 import io.xd.bus.kafka.KafkaBusProperties;
-import io.xd.bus.kafka.KafkaMessageBus;
-import io.xd.bus.local.LocalMessageBus;
-import io.xd.container.ContainerServer;
-import io.xd.container.ModuleRunner;
-import io.xd.core.cluster.ContainerAttributes;
 import io.xd.modules.ModuleRegistry;
 
 /**
- * What every XD process needs (the ZooKeeper connection and the module registry) and the container's parts (the
- * message bus, the module runner and the container server).
+ * What every XD process needs: the ZooKeeper connection (singlenode may start an embedded server; an admin or a
+ * container must be given one), the module registry and the web server's settings.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ ZooKeeperProperties.class, ContainerProperties.class })
 public class XdConfiguration {
 
 	@Bean(destroyMethod = "close")
-	public ClusterConnection clusterConnection(ZooKeeperProperties properties,
+	public ClusterConnection clusterConnection(ZooKeeperProperties properties, Environment environment,
 			@Value("${xd.data.dir}") Path dataDirectory) throws Exception {
+		boolean singlenode = environment.matchesProfiles(XdMode.SINGLENODE.profile());
+		String connect = properties.getClient().getConnect();
+		if (!singlenode && (connect == null || connect.isBlank())) {
+			throw new IllegalStateException("A separate admin or container needs a ZooKeeper ensemble: set "
+					+ "zk.client.connect (in servers.yml or --zk.client.connect=host:2181); bin/zookeeper-local start "
+					+ "runs one on 127.0.0.1:2181");
+		}
 		return new ClusterConnection(properties, dataDirectory);
 	}
 
@@ -64,47 +60,5 @@ public class XdConfiguration {
 	@ConfigurationProperties("xd.messagebus.kafka")
 	public KafkaBusProperties kafkaBusProperties() {
 		return new KafkaBusProperties();
-	}
-
-	@Bean(destroyMethod = "close")
-	public MessageBus messageBus(@Value("${xd.transport:local}") String transport,
-			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize, KafkaBusProperties kafka) {
-		return switch (transport) {
-			case "local" -> new LocalMessageBus(queueSize);
-			case "kafka" -> new KafkaMessageBus(kafka);
-			default -> throw new IllegalStateException("xd.transport must be 'local' or 'kafka', but was '"
-					+ transport + "'");
-		};
-	}
-
-	@Bean(initMethod = "start", destroyMethod = "close")
-	public ContainerServer containerServer(CuratorFramework client, ModuleRegistry registry, MessageBus bus,
-			ContainerProperties properties, @Value("${xd.data.dir}") Path dataDirectory) throws IOException {
-		String id = properties.getId().isBlank() ? persistentId(dataDirectory) : properties.getId();
-		InetAddress local = InetAddress.getLocalHost();
-		ContainerAttributes attributes = new ContainerAttributes(id,
-				properties.getHost().isBlank() ? local.getHostName() : properties.getHost(),
-				properties.getIp().isBlank() ? local.getHostAddress() : properties.getIp(),
-				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
-				properties.getAttributes());
-		return new ContainerServer(client, attributes, new ModuleRunner(registry, bus));
-	}
-
-	/**
-	 * The container id kept in the data directory, so that after a restart the container takes up the modules
-	 * allocated to it before.
-	 */
-	private static String persistentId(Path dataDirectory) throws IOException {
-		Path file = dataDirectory.resolve("container.id");
-		if (Files.exists(file)) {
-			String id = Files.readString(file, StandardCharsets.UTF_8).trim();
-			if (!id.isEmpty()) {
-				return id;
-			}
-		}
-		Files.createDirectories(dataDirectory);
-		String id = UUID.randomUUID().toString();
-		Files.writeString(file, id, StandardCharsets.UTF_8);
-		return id;
 	}
 }

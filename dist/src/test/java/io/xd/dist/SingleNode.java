@@ -43,8 +43,8 @@ final class SingleNode implements AutoCloseable {
 			// no servers.yml from the working directory: each test says what it configures
 			args.add("--spring.config.import=");
 		}
-		this.context = new SpringApplicationBuilder(SingleNodeApplication.class).profiles("singlenode")
-			.run(SingleNodeApplication.withShortcuts(args.toArray(String[]::new)));
+		this.context = new SpringApplicationBuilder(XdApplication.class).profiles("singlenode")
+			.run(XdApplication.withShortcuts(args.toArray(String[]::new)));
 		this.base = "http://127.0.0.1:" + this.context.getEnvironment().getProperty("local.server.port");
 	}
 

@@ -116,6 +116,35 @@ class SingleNodeIntegrationTests {
 	}
 
 	@Test
+	void exposesModuleMetersToPrometheusAndMessageRatesToTheRuntimeApi() {
+		try (SingleNode node = new SingleNode(this.data, "--xd.container.rateInterval=500ms")) {
+			node.createStream("metered", "load-generator --messageCount=1000 --messageSize=10 | log --level=DEBUG", true);
+			node.createStream("ticking", "time --fixedDelay=1 | log --level=DEBUG", true);
+			await().atMost(Duration.ofSeconds(20)).until(() -> {
+				String metrics = node.get("/actuator/prometheus").body();
+				return metrics.contains("xd_module_messages_in_total{instance=\"1\",module=\"log\",stream=\"metered\","
+						+ "type=\"sink\"} 1000.0");
+			});
+			String metrics = node.get("/actuator/prometheus").body();
+			assertThat(metrics).contains(
+					"xd_module_messages_out_total{instance=\"1\",module=\"load-generator\",stream=\"metered\","
+							+ "type=\"source\"} 1000.0",
+					"xd_module_bytes_in_bytes_total{instance=\"1\",module=\"log\",stream=\"metered\",type=\"sink\"} "
+							+ "10000.0",
+					"xd_module_errors_total{instance=\"1\",module=\"log\",stream=\"metered\",type=\"sink\"} 0.0",
+					"xd_module_handling_seconds_count{instance=\"1\",module=\"log\",stream=\"metered\"");
+			assertThat(node.get("/actuator/health").json().get("status").asString()).isEqualTo("UP");
+
+			await().atMost(Duration.ofSeconds(20)).until(() -> {
+				var modules = node.get("/runtime/modules?moduleId=ticking.sink.log.1").json().get("content");
+				return modules.size() == 1 && modules.get(0).path("messageRate").asDouble(0) > 0.3;
+			});
+			var containers = node.get("/runtime/containers").json().get("content");
+			assertThat(containers.get(0).path("messageRates").has("ticking.source.time.1")).isTrue();
+		}
+	}
+
+	@Test
 	void servesAnOpenApiDescription() {
 		try (SingleNode node = new SingleNode(this.data)) {
 			Response api = node.get("/v3/api-docs");

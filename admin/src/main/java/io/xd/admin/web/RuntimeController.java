@@ -3,6 +3,7 @@ package io.xd.admin.web;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -31,10 +32,17 @@ public class RuntimeController {
 	public PageResponse<ContainerInfo> containers(@RequestParam(defaultValue = "0") int page,
 			@RequestParam(defaultValue = "20") int size) {
 		Map<String, Map<String, ModuleDeployment>> allocations = this.store.allocations();
+		Map<String, Map<String, ModuleStatus>> runtime = this.store.runtime();
 		List<ContainerInfo> containers = new ArrayList<>();
 		this.store.containers().forEach((id, attributes) -> {
 			List<String> modules = new ArrayList<>(allocations.getOrDefault(id, Map.of()).keySet());
-			containers.add(new ContainerInfo(id, attributes.groups(), modules.size(), modules, Map.of(),
+			Map<String, Object> rates = new TreeMap<>();
+			runtime.getOrDefault(id, Map.of()).forEach((module, status) -> {
+				if (status.messageRate() != null) {
+					rates.put(module, status.messageRate());
+				}
+			});
+			containers.add(new ContainerInfo(id, attributes.groups(), modules.size(), modules, rates,
 					attributes.asMap()));
 		});
 		return PageResponse.of(containers, page, size);
@@ -58,7 +66,8 @@ public class RuntimeController {
 				ModuleStatus status = runtime.getOrDefault(container, Map.of()).get(id);
 				String state = (status == null) ? "deploying" : status.state();
 				modules.add(new ModuleInfo(id, module.name(), module.stream(), module.type(), container,
-						module.options(), module.properties(), state, (status == null) ? null : status.error(), null));
+						module.options(), module.properties(), state, (status == null) ? null : status.error(),
+						(status == null) ? null : status.messageRate()));
 			});
 		});
 		return PageResponse.of(modules, page, size);
@@ -72,7 +81,8 @@ public class RuntimeController {
 	 * @param groups its groups, comma-separated
 	 * @param deploymentSize how many module instances are allocated to it
 	 * @param deployedModules the ids of those instances
-	 * @param messageRates message rates per module (not measured yet: empty)
+	 * @param messageRates messages per second of each deployed module instance, by module id, as the container last
+	 *     measured them
 	 * @param attributes every attribute: id, host, ip, pid, groups and custom ones
 	 */
 	public record ContainerInfo(String containerId, String groups, int deploymentSize, List<String> deployedModules,
@@ -91,7 +101,8 @@ public class RuntimeController {
 	 * @param deploymentProperties its deployment properties
 	 * @param deploymentStatus deploying, deployed or failed
 	 * @param error why it failed, if it did
-	 * @param messageRate messages per second (not measured yet: null)
+	 * @param messageRate messages per second the instance handled (a source: sent) over the container's last
+	 *     measuring interval (5 s), or null before the first
 	 */
 	public record ModuleInfo(String moduleId, String name, String unitName, String moduleType, String containerId,
 			Map<String, String> moduleOptions, Map<String, String> deploymentProperties, String deploymentStatus,

@@ -6,19 +6,26 @@ package io.xd.core.cluster;
  * @param state {@link #DEPLOYED} or {@link #FAILED}
  * @param error why the module failed to deploy, or {@code null}
  * @param since when the state was reached, in milliseconds since the epoch
+ * @param messageRate messages per second the module handled (a source: sent) over the container's last measuring
+ *     interval, or {@code null} before the first one
  */
-public record ModuleStatus(String state, String error, long since) {
+public record ModuleStatus(String state, String error, long since, Double messageRate) {
 
 	public static final String DEPLOYED = "deployed";
 
 	public static final String FAILED = "failed";
 
 	public static ModuleStatus deployed() {
-		return new ModuleStatus(DEPLOYED, null, System.currentTimeMillis());
+		return new ModuleStatus(DEPLOYED, null, System.currentTimeMillis(), null);
 	}
 
 	public static ModuleStatus failed(String error) {
-		return new ModuleStatus(FAILED, error, System.currentTimeMillis());
+		return new ModuleStatus(FAILED, error, System.currentTimeMillis(), null);
+	}
+
+	/** The same status with a newly measured message rate. */
+	public ModuleStatus withRate(double rate) {
+		return new ModuleStatus(this.state, this.error, this.since, rate);
 	}
 
 	public boolean isDeployed() {

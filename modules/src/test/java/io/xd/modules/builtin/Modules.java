@@ -57,13 +57,15 @@ final class Modules {
 		}
 
 		List<String> lines() {
-			synchronized (this.appender.list) {
+			// AppenderBase.doAppend holds the appender's lock while it adds to the list
+			synchronized (this.appender) {
 				return this.appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
 			}
 		}
 
 		List<ILoggingEvent> events() {
-			synchronized (this.appender.list) {
+			// AppenderBase.doAppend holds the appender's lock while it adds to the list
+			synchronized (this.appender) {
 				return new ArrayList<>(this.appender.list);
 			}
 		}
