@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.JsonNode;
 
-import io.xd.dist.SingleNode.Response;
+import io.xd.dist.AdminApi.Response;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

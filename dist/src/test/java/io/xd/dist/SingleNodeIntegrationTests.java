@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.xd.dist.SingleNode.Response;
+import io.xd.dist.AdminApi.Response;
 import io.xd.modules.builtin.ThroughputSink;
 
 import static org.assertj.core.api.Assertions.assertThat;

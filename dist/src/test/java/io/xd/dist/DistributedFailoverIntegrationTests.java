@@ -1,0 +1,150 @@
+package io.xd.dist;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import tools.jackson.databind.JsonNode;
+
+import io.xd.bus.kafka.SharedKafkaBroker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The distributed runtime as separate processes on loopback: a ZooKeeper server, one admin and three containers
+ * forked from the built jar, modules talking through a real Kafka broker.
+ */
+class DistributedFailoverIntegrationTests {
+
+	private static final int MESSAGES = 300_000;
+
+	@TempDir
+	Path data;
+
+	private final List<XdProcess> processes = new ArrayList<>();
+
+	@AfterEach
+	void stopAll() {
+		this.processes.forEach(XdProcess::close);
+	}
+
+	@Test
+	void redeploysAKilledContainersModuleElsewhereWithoutLosingAMessage() {
+		String brokers = SharedKafkaBroker.brokers();
+		int zkPort = XdProcess.freePort();
+		XdProcess zookeeper = fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")));
+		zookeeper.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+
+		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
+				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
+				"--xd.messagebus.kafka.default.minPartitionCount=4", "--xd.container.rateInterval=1s",
+				"--logging.level.org.apache.kafka=WARN");
+		int adminPort = XdProcess.freePort();
+		XdProcess admin = fork("admin", "admin", with(common, "--server.port=" + adminPort,
+				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s",
+				"--xd.admin.departureGracePeriod=1s"));
+		Map<String, XdProcess> containers = new HashMap<>();
+		for (String id : List.of("c1", "c2", "c3")) {
+			containers.put(id, fork(id, "container", with(common, "--server.port=0", "--xd.container.id=" + id,
+					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
+		}
+		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		containers.values().forEach(process -> process.awaitLog("Started XdApplication", Duration.ofSeconds(120)));
+		AdminApi api = new AdminApi("http://127.0.0.1:" + adminPort);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> api.get("/runtime/containers").json().get("content").size() == 3);
+
+		// two bridges: on c1 and c2 (the least loaded, ties broken by id), the generator on c1 by its criteria
+		api.createStream("failover", "load-generator --messageCount=" + MESSAGES
+				+ " --messageSize=64 --generateTimestamp=true | bridge > queue:failover-out", false);
+		assertThat(api.postForm("/streams/deployments/failover", Map.of("properties",
+				"module.load-generator.criteria=groups.contains('source'),module.bridge.count=2")).status())
+			.isEqualTo(201);
+		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("failover").equals("deployed"));
+		assertThat(hosts(api, "bridge")).containsExactlyInAnyOrder("c1", "c2");
+
+		// mid-stream: once a fifth of the messages has come out, kill c2 with SIGKILL
+		String outTopic = "queue_3Afailover-out";
+		try (KafkaConsumer<byte[], byte[]> reader = reader(brokers)) {
+			reader.subscribe(List.of(outTopic));
+			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+			while (records.size() < MESSAGES / 5 && System.nanoTime() < deadline) {
+				reader.poll(Duration.ofMillis(100)).forEach(records::add);
+			}
+			assertThat(records.size()).as("messages out before the kill").isGreaterThanOrEqualTo(MESSAGES / 5);
+			long killedAt = System.nanoTime();
+			containers.get("c2").kill();
+
+			await().atMost(Duration.ofSeconds(30)).until(() -> hosts(api, "bridge").contains("c3"));
+			Duration redeployed = Duration.ofNanos(System.nanoTime() - killedAt);
+
+			BitSet seen = new BitSet(MESSAGES);
+			long duplicates = 0;
+			deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+			int index = 0;
+			while (seen.cardinality() < MESSAGES && System.nanoTime() < deadline) {
+				for (; index < records.size(); index++) {
+					int sequence = ByteBuffer.wrap(records.get(index).value()).getInt(0);
+					if (seen.get(sequence)) {
+						duplicates++;
+					}
+					seen.set(sequence);
+				}
+				reader.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+			System.out.printf("Failover: bridge redeployed on c3 %d ms after SIGKILL of c2; %d of %d sequence numbers "
+					+ "received, %d duplicates%n", redeployed.toMillis(), seen.cardinality(), MESSAGES, duplicates);
+			assertThat(redeployed).isLessThan(Duration.ofSeconds(15));
+			assertThat(seen.cardinality()).as("distinct sequence numbers received").isEqualTo(MESSAGES);
+			// at most one poll's records (max.poll.records = 500) per partition of the pipe come twice
+			assertThat(duplicates).isLessThanOrEqualTo(4 * 500);
+		}
+	}
+
+	private static List<String> hosts(AdminApi api, String label) {
+		List<String> hosts = new ArrayList<>();
+		for (JsonNode module : api.get("/runtime/modules").json().get("content")) {
+			if (module.get("moduleId").asString().contains(".processor." + label + ".")
+					&& "deployed".equals(module.path("deploymentStatus").asString())) {
+				hosts.add(module.get("containerId").asString());
+			}
+		}
+		return hosts;
+	}
+
+	private static KafkaConsumer<byte[], byte[]> reader(String brokers) {
+		Map<String, Object> config = new HashMap<>();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+	}
+
+	private XdProcess fork(String name, String mode, List<String> args) {
+		XdProcess process = XdProcess.start(this.data.resolve("logs"), name, mode, args);
+		this.processes.add(process);
+		return process;
+	}
+
+	private static List<String> with(List<String> common, String... more) {
+		List<String> all = new ArrayList<>(common);
+		all.addAll(List.of(more));
+		return all;
+	}
+}
