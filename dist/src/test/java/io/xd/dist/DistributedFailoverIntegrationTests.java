@@ -117,6 +117,46 @@ class DistributedFailoverIntegrationTests {
 		}
 	}
 
+	@Test
+	void anotherAdminTakesOverWhenTheLeaderDiesDuringADeploymentAndDeploysTheStreamOnce() {
+		String brokers = SharedKafkaBroker.brokers();
+		int zkPort = XdProcess.freePort();
+		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
+				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
+				"--logging.level.org.apache.kafka=WARN");
+		int leaderPort = XdProcess.freePort();
+		XdProcess leader = fork("admin1", "admin", with(common, "--server.port=" + leaderPort,
+				"--xd.data.dir=" + this.data.resolve("admin1"), "--xd.admin.reconcileInterval=1s"));
+		leader.awaitLog("is now the leader", Duration.ofSeconds(120));
+		int followerPort = XdProcess.freePort();
+		XdProcess follower = fork("admin2", "admin", with(common, "--server.port=" + followerPort,
+				"--xd.data.dir=" + this.data.resolve("admin2"), "--xd.admin.reconcileInterval=1s"));
+		XdProcess container = fork("c1", "container", with(common, "--server.port=0", "--xd.container.id=c1",
+				"--xd.data.dir=" + this.data.resolve("c1")));
+		follower.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		container.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		assertThat(follower.log()).doesNotContain("is now the leader");
+		AdminApi api = new AdminApi("http://127.0.0.1:" + followerPort);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> api.get("/runtime/containers").json().get("content").size() == 1);
+
+		// the follower takes the request; the leader, which would act on it, dies at once
+		api.createStream("once", "time --fixedDelay=1 | bridge | log", false);
+		assertThat(api.postForm("/streams/deployments/once", Map.of()).status()).isEqualTo(201);
+		leader.kill();
+
+		follower.awaitLog("is now the leader", Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("once").equals("deployed"));
+		List<String> modules = new ArrayList<>();
+		api.get("/runtime/modules").json().get("content").forEach(module -> modules.add(module.get("moduleId")
+			.asString()));
+		assertThat(modules).containsExactlyInAnyOrder("once.source.time.1", "once.processor.bridge.1",
+				"once.sink.log.1");
+		assertThat(container.log().split("Deployed module once.source.time.1", -1)).hasSize(2);
+	}
+
 	private static List<String> hosts(AdminApi api, String label) {
 		List<String> hosts = new ArrayList<>();
 		for (JsonNode module : api.get("/runtime/modules").json().get("content")) {
