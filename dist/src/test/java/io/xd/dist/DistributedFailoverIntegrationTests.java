@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -111,6 +113,14 @@ class DistributedFailoverIntegrationTests {
 			System.out.printf("Failover: bridge redeployed on c3 %d ms after SIGKILL of c2; %d of %d sequence numbers "
 					+ "received, %d duplicates%n", redeployed.toMillis(), seen.cardinality(), MESSAGES, duplicates);
 			assertThat(redeployed).isLessThan(Duration.ofSeconds(15));
+			// the surviving container's Prometheus endpoint shows its modules' meters, tagged by stream and module
+			Matcher port = Pattern.compile("Tomcat started on port (\\d+)")
+				.matcher(containers.get("c1").log());
+			assertThat(port.find()).isTrue();
+			String metrics = new AdminApi("http://127.0.0.1:" + port.group(1)).get("/actuator/prometheus").body();
+			assertThat(metrics).contains("xd_module_messages_out_total{instance=\"1\",module=\"load-generator\","
+					+ "stream=\"failover\",type=\"source\"}", "xd_module_messages_in_total{instance=\"1\","
+							+ "module=\"bridge\",stream=\"failover\",type=\"processor\"}");
 			assertThat(seen.cardinality()).as("distinct sequence numbers received").isEqualTo(MESSAGES);
 			// at most one poll's records (max.poll.records = 500) per partition of the pipe come twice
 			assertThat(duplicates).isLessThanOrEqualTo(4 * 500);
