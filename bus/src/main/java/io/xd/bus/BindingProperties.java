@@ -14,16 +14,33 @@ import java.util.TreeSet;
 public final class BindingProperties {
 
 	/** No properties. */
-	public static final BindingProperties NONE = new BindingProperties(Map.of());
+	public static final BindingProperties NONE = new BindingProperties(Map.of(), 1);
 
 	private final Map<String, String> values;
 
-	private BindingProperties(Map<String, String> values) {
+	private final int instanceCount;
+
+	private BindingProperties(Map<String, String> values, int instanceCount) {
 		this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+		this.instanceCount = instanceCount;
 	}
 
 	public static BindingProperties of(Map<String, String> values) {
-		return values.isEmpty() ? NONE : new BindingProperties(values);
+		return values.isEmpty() ? NONE : new BindingProperties(values, 1);
+	}
+
+	/**
+	 * The same properties, with a hint from the runtime rather than the user: how many instances of the module bind
+	 * this way. A bus that spreads partitions over consumers (Kafka) gives the channel at least that many times
+	 * the consumer's concurrency; others ignore it.
+	 */
+	public BindingProperties withInstanceCount(int instances) {
+		return new BindingProperties(this.values, Math.max(1, instances));
+	}
+
+	/** How many instances of the module bind this way, 1 unless the runtime said otherwise. */
+	public int instanceCount() {
+		return this.instanceCount;
 	}
 
 	public String get(String key, String defaultValue) {

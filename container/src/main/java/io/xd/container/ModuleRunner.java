@@ -106,12 +106,23 @@ public final class ModuleRunner {
 	}
 
 	private Binding bindInput(ModuleDeployment deployment, MessageHandler handler) {
-		BindingProperties properties = BindingProperties.of(deployment.consumerProperties());
+		BindingProperties properties = BindingProperties.of(deployment.consumerProperties())
+			.withInstanceCount(instanceCount(deployment));
 		if (ChannelNames.isPublishSubscribe(deployment.input())) {
 			// each consuming stream is a group of its own: its instances share the messages, other streams get copies
 			return this.bus.bindPubSubConsumer(deployment.input(), deployment.stream(), handler, properties);
 		}
 		return this.bus.bindConsumer(deployment.input(), handler, properties);
+	}
+
+	/** The module's {@code count} when the user gave one above 1; 0 (every matching container) counts as 1. */
+	private static int instanceCount(ModuleDeployment deployment) {
+		try {
+			return Math.max(1, Integer.parseInt(deployment.properties().getOrDefault("count", "1")));
+		}
+		catch (NumberFormatException ex) {
+			return 1;
+		}
 	}
 
 	private static void start(Module module, MessageChannel output, ModuleDeployment deployment) {

@@ -452,8 +452,10 @@ public final class KafkaMessageBus implements MessageBus {
 		if (concurrency < 1) {
 			throw new IllegalArgumentException("concurrency must be 1 or more, but was " + concurrency);
 		}
-		int partitions = this.topics.provision(topic, Math.max(concurrency, intProperty(properties,
-				"minPartitionCount", defaults.getMinPartitionCount())), replicationFactor(properties), mayGrow);
+		// every instance of the module gets partitions for each of its listener threads
+		int partitions = this.topics.provision(topic, Math.max(concurrency * properties.instanceCount(),
+				intProperty(properties, "minPartitionCount", defaults.getMinPartitionCount())),
+				replicationFactor(properties), mayGrow);
 		String deadLetterTopic = KafkaTopics.topicName("error." + topic + "." + groupId);
 		this.topics.provision(deadLetterTopic, 1, replicationFactor(properties), false);
 

@@ -181,6 +181,12 @@ class KafkaMessageBusTests {
 		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
 			assertThat(consumer.partitionsFor(KafkaTopics.topicName(pipe))).hasSize(3);
 		}
+		// a module deployed with count=2, each instance with two listener threads: four partitions to share
+		String shared = this.prefix + "-instances.0";
+		bus.bindConsumer(shared, new Received(), BindingProperties.of(Map.of("concurrency", "2")).withInstanceCount(2));
+		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
+			assertThat(consumer.partitionsFor(KafkaTopics.topicName(shared))).hasSize(4);
+		}
 	}
 
 	@Test
