@@ -26,13 +26,13 @@ import org.springframework.messaging.support.MessageBuilder;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.ChannelNames;
+import io.xd.modules.MessageCounter;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleRegistry;
 import io.xd.modules.ModuleType;
 import io.xd.modules.builtin.LoadGeneratorSource;
-import io.xd.modules.builtin.ThroughputCounter;
 import io.xd.modules.builtin.ThroughputSink;
 
 /**
@@ -70,13 +70,13 @@ public class DirectBindingBenchmark {
 
 	private MessageChannel output;
 
-	private ThroughputCounter plainCounter;
+	private MessageCounter plainCounter;
 
 	private Consumer<byte[]> plainSink;
 
 	private DirectChannel channel;
 
-	private ThroughputCounter channelCounter;
+	private MessageCounter channelCounter;
 
 	@Setup(Level.Trial)
 	public void setUp() {
@@ -92,11 +92,11 @@ public class DirectBindingBenchmark {
 			.bindProducer(pipe, ChannelNames.streamTap("bench", "load-generator", 0), BindingProperties.NONE)
 			.channel();
 
-		ThroughputCounter plain = new ThroughputCounter();
+		MessageCounter plain = new MessageCounter();
 		this.plainCounter = plain;
 		this.plainSink = payload -> plain.record(payload.length);
 
-		ThroughputCounter counted = new ThroughputCounter();
+		MessageCounter counted = new MessageCounter();
 		this.channelCounter = counted;
 		this.channel = new DirectChannel();
 		this.channel.subscribe(message -> counted.record(((byte[]) message.getPayload()).length));

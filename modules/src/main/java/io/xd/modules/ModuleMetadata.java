@@ -66,7 +66,7 @@ public record ModuleMetadata(ModuleType type, String name, String description, L
 		if (!problems.isEmpty()) {
 			throw new ModuleOptionException(qualifiedName(), problems);
 		}
-		return new ModuleOptions(values);
+		return new ModuleOptions(values, given.keySet());
 	}
 
 	private String validNames() {

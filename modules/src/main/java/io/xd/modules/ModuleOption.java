@@ -1,11 +1,15 @@
 package io.xd.modules;
 
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A typed, documented option of a module: its name, the type its text value must parse as, a default, a
@@ -20,6 +24,8 @@ import java.util.function.Predicate;
  * @param <T> the Java type of the option's value
  */
 public final class ModuleOption<T> {
+
+	private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
 	private final String name;
 
@@ -67,6 +73,15 @@ public final class ModuleOption<T> {
 	/** An option whose value is any text. */
 	public static ModuleOption<String> ofString(String name) {
 		return new ModuleOption<>(name, "String", String.class, Function.identity(), null, "", null, null);
+	}
+
+	/**
+	 * An option whose value is a {@link Duration}: a whole number with a unit, {@code ms}, {@code s}, {@code m} or
+	 * {@code h} ({@code 500ms}, {@code 30s}, {@code 2m}), or an ISO-8601 duration ({@code PT1M30S}). A number
+	 * without a unit is rejected rather than guessed. The type shown to users is {@code duration}.
+	 */
+	public static ModuleOption<Duration> ofDuration(String name) {
+		return new ModuleOption<>(name, "duration", Duration.class, ModuleOption::parseDuration, null, "", null, null);
 	}
 
 	/**
@@ -163,6 +178,7 @@ public final class ModuleOption<T> {
 			case "long" -> "a long integer";
 			case "boolean" -> "true or false";
 			case "String" -> "text";
+			case "duration" -> "a duration such as 500ms, 30s, 2m or 1h";
 			default -> "one of " + String.join(", ", Arrays.asList(typeName.split("\\|")));
 		};
 	}
@@ -176,6 +192,25 @@ public final class ModuleOption<T> {
 			return Boolean.FALSE;
 		}
 		throw new IllegalArgumentException(text);
+	}
+
+	private static Duration parseDuration(String text) {
+		Matcher simple = SIMPLE_DURATION.matcher(text.toLowerCase(Locale.ROOT));
+		if (simple.matches()) {
+			long amount = Long.parseLong(simple.group(1));
+			return switch (simple.group(2)) {
+				case "ms" -> Duration.ofMillis(amount);
+				case "s" -> Duration.ofSeconds(amount);
+				case "m" -> Duration.ofMinutes(amount);
+				default -> Duration.ofHours(amount);
+			};
+		}
+		try {
+			return Duration.parse(text);
+		}
+		catch (DateTimeParseException ex) {
+			throw new IllegalArgumentException(text, ex);
+		}
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package io.xd.modules;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,5 +103,34 @@ class ModuleMetadataTests {
 
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> options.get(ModuleOption.ofInt("other")));
+	}
+
+	@Test
+	void tellsAGivenValueFromADefault() {
+		ModuleOptions options = this.metadata.resolve(Map.of("size", "10"));
+
+		assertThat(options.isGiven(SIZE)).isTrue();
+		assertThat(options.isGiven(UNIT)).isFalse();
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> options.isGiven(ModuleOption.ofInt("other")));
+	}
+
+	@Test
+	void parsesDurationsWithAUnitOrInIso8601() {
+		ModuleOption<Duration> timeout = ModuleOption.ofDuration("timeout");
+
+		assertThat(timeout.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+		assertThat(timeout.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+		assertThat(timeout.parse("2M")).isEqualTo(Duration.ofMinutes(2));
+		assertThat(timeout.parse("1h")).isEqualTo(Duration.ofHours(1));
+		assertThat(timeout.parse("PT1M30S")).isEqualTo(Duration.ofSeconds(90));
+		assertThat(timeout.typeName()).isEqualTo("duration");
+	}
+
+	@Test
+	void rejectsADurationWithoutAUnit() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> ModuleOption.ofDuration("timeout").parse("30"))
+			.withMessage("option 'timeout' expects a duration such as 500ms, 30s, 2m or 1h, but got '30'");
 	}
 }

@@ -3,11 +3,13 @@ package io.xd.modules.builtin;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,7 @@ import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
@@ -29,8 +32,19 @@ import io.xd.modules.Source;
  * <p>
  * Like the test behind Spring XD's published figures, every message gets a newly allocated payload, and messages
  * carry no headers (see {@link ModuleMessages}). With {@code generateTimestamp}, the payload starts with 12
- * big-endian bytes: the producer's 0-based sequence number (an int) and {@link System#nanoTime()} (a long) at the
- * moment of sending; a payload shorter than 12 bytes is grown to 12.
+ * big-endian bytes: the producer's 0-based sequence number (an int) and a {@link System#nanoTime()} value (a long);
+ * a payload shorter than 12 bytes is grown to 12.
+ * <p>
+ * Without {@code rate}, each producer sends as fast as the stream takes messages, and the timestamp is the moment
+ * of sending. With {@code rate}, message {@code i} of a producer is due at {@code start + i / rate}: the producer
+ * waits until then (parking, then yielding through the margin that absorbs the park's oversleep, then spinning for
+ * the last microseconds) and, when it has fallen behind, sends at once until it has caught up. The timestamp is then the time the message was due, not
+ * the time it went out, so a stall anywhere downstream shows in full in the latency measured at the end of the
+ * stream, for every message it delayed (no coordinated omission).
+ * <p>
+ * With {@code duration}, a producer sends nothing that would go out after that much time has passed since it
+ * started, and ends then at the latest; it also ends after {@code messageCount} messages when that option is given
+ * (whichever comes first), while a {@code messageCount} left at its default does not limit a timed run.
  * <p>
  * A send that fails (a directly bound consumer threw) is logged and counted, and the producer goes on; each
  * producer logs how many it sent and how many failed.
@@ -50,25 +64,56 @@ public final class LoadGeneratorSource implements Source {
 	static final ModuleOption<Long> MESSAGE_COUNT = ModuleOption.ofLong("messageCount")
 		.withDefault(100L)
 		.withMin(0)
-		.withDescription("the number of messages each producer sends");
+		.withDescription("the number of messages each producer sends; unlimited when duration is given and this is not");
 
 	static final ModuleOption<Boolean> GENERATE_TIMESTAMP = ModuleOption.ofBoolean("generateTimestamp")
 		.withDefault(false)
-		.withDescription("start each payload with a 4-byte sequence number and an 8-byte System.nanoTime()");
+		.withDescription("start each payload with a 4-byte sequence number and an 8-byte System.nanoTime() send time "
+				+ "(with rate, the time the message was due)");
+
+	static final ModuleOption<Long> RATE = ModuleOption.ofLong("rate")
+		.withDefault(0L)
+		.withMin(0)
+		.withDescription("messages per second from each producer, each due at start + i/rate; 0 sends as fast as possible");
+
+	static final ModuleOption<Duration> DURATION = ModuleOption.ofDuration("duration")
+		.withRule(duration -> !duration.isNegative() && !duration.isZero(), "be positive")
+		.withDescription("how long each producer sends at most; it stops at the end of this time or after "
+				+ "messageCount messages, whichever comes first");
 
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.SOURCE, "load-generator",
-			"Sends a fixed number of fixed-size messages as fast as it can, from one or more threads",
-			List.of(PRODUCERS, MESSAGE_SIZE, MESSAGE_COUNT, GENERATE_TIMESTAMP));
+			"Sends fixed-size messages as fast as it can or at a fixed rate, from one or more threads",
+			List.of(PRODUCERS, MESSAGE_SIZE, MESSAGE_COUNT, GENERATE_TIMESTAMP, RATE, DURATION));
 
 	/** Length of the sequence-number-and-timestamp prefix written with {@code generateTimestamp}. */
 	public static final int TIMESTAMP_PREFIX_LENGTH = 12;
+
+	/** Offset in the payload of the big-endian {@link System#nanoTime()} value written with {@code generateTimestamp}. */
+	public static final int TIMESTAMP_OFFSET = 4;
 
 	private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
 	private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-	/** How many messages a producer sends between two looks at the stop flag. */
-	private static final int STOP_CHECK_INTERVAL = 1024;
+	/** How many messages an unpaced producer sends between two looks at the stop flag and the clock. */
+	private static final int CHECK_INTERVAL = 64;
+
+	/** A paced producer parks only for longer than this; shorter waits yield or spin. */
+	private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+	/** The last part of a wait spins rather than yields. */
+	private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
+
+	/** Bounds of the time a paced producer wakes before a message is due, to absorb the park's oversleep. */
+	private static final long MIN_MARGIN_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
+
+	private static final long INITIAL_MARGIN_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
+	private static final long MAX_MARGIN_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
+
+	private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long UNLIMITED = Long.MAX_VALUE;
 
 	private static final double MEGABYTE = 1024.0 * 1024.0;
 
@@ -84,17 +129,29 @@ public final class LoadGeneratorSource implements Source {
 
 	private final boolean generateTimestamp;
 
+	private final long rate;
+
+	private final Duration duration;
+
+	/** The duration in nanoseconds, or {@link #UNLIMITED}. */
+	private final long durationNanos;
+
 	private final List<Thread> threads = new ArrayList<>();
 
 	private volatile boolean stopped;
 
 	public LoadGeneratorSource(ModuleContext context) {
+		ModuleOptions options = context.options();
 		this.context = context;
-		this.producers = context.options().get(PRODUCERS);
-		this.generateTimestamp = context.options().get(GENERATE_TIMESTAMP);
-		int size = context.options().get(MESSAGE_SIZE);
+		this.producers = options.get(PRODUCERS);
+		this.generateTimestamp = options.get(GENERATE_TIMESTAMP);
+		int size = options.get(MESSAGE_SIZE);
 		this.payloadSize = this.generateTimestamp ? Math.max(size, TIMESTAMP_PREFIX_LENGTH) : size;
-		this.messageCount = context.options().get(MESSAGE_COUNT);
+		this.rate = options.get(RATE);
+		this.duration = options.get(DURATION);
+		this.durationNanos = (this.duration != null) ? saturatedNanos(this.duration) : UNLIMITED;
+		this.messageCount = (this.duration != null && !options.isGiven(MESSAGE_COUNT)) ? UNLIMITED
+				: options.get(MESSAGE_COUNT);
 	}
 
 	@Override
@@ -103,7 +160,7 @@ public final class LoadGeneratorSource implements Source {
 		for (int i = 0; i < this.producers; i++) {
 			int index = i;
 			Thread thread = new Thread(() -> {
-				logger.info("Producer {} sending {} messages", index, this.messageCount);
+				logger.info("Producer {} sending {}", index, plan());
 				long start = System.nanoTime();
 				long sent = produce(output, this.messageCount, index);
 				double seconds = (System.nanoTime() - start) / 1e9;
@@ -120,34 +177,159 @@ public final class LoadGeneratorSource implements Source {
 		this.threads.forEach(Thread::start);
 	}
 
+	/** What a producer is about to do, for its first log line: {@code 1000 messages at 2000/s}. */
+	private String plan() {
+		StringBuilder plan = new StringBuilder();
+		if (this.messageCount == UNLIMITED) {
+			plan.append("messages");
+		}
+		else {
+			plan.append((this.duration != null) ? "up to " : "").append(this.messageCount).append(" messages");
+		}
+		if (this.duration != null) {
+			plan.append(" for ").append(describe(this.duration));
+		}
+		if (this.rate > 0) {
+			plan.append(" at ").append(this.rate).append("/s");
+		}
+		return plan.toString();
+	}
+
 	/**
-	 * Runs one producer's loop on the calling thread: sends {@code count} new payloads to {@code output}, unless the
-	 * module is stopped first. This is what each producer thread runs; benchmarks call it directly.
+	 * Runs one producer's loop on the calling thread: sends up to {@code count} new payloads to {@code output},
+	 * paced by the module's {@code rate} and bounded by its {@code duration}, both counted from this call, and ends
+	 * early when the module is stopped. This is what each producer thread runs; benchmarks call it directly.
 	 * @return the number of messages sent without failure
 	 */
 	public long produce(MessageChannel output, long count, int producerIndex) {
+		long start = System.nanoTime();
+		return (this.rate > 0) ? producePaced(output, count, producerIndex, start)
+				: produceAsFastAsPossible(output, count, producerIndex, start);
+	}
+
+	private long produceAsFastAsPossible(MessageChannel output, long count, int producerIndex, long start) {
+		boolean timed = this.durationNanos != UNLIMITED;
 		long failed = 0;
 		long sent = 0;
 		for (; sent < count; sent++) {
-			if ((sent % STOP_CHECK_INTERVAL) == 0 && this.stopped) {
+			if ((sent % CHECK_INTERVAL) == 0
+					&& (this.stopped || (timed && System.nanoTime() - start >= this.durationNanos))) {
 				break;
 			}
 			byte[] payload = new byte[this.payloadSize];
 			if (this.generateTimestamp) {
 				INT_BE.set(payload, 0, (int) sent);
-				LONG_BE.set(payload, 4, System.nanoTime());
+				LONG_BE.set(payload, TIMESTAMP_OFFSET, System.nanoTime());
 			}
-			try {
-				output.send(ModuleMessages.of(payload));
-			}
-			catch (RuntimeException ex) {
+			if (!send(output, payload, producerIndex, sent, failed)) {
 				failed++;
-				if (failed == 1) {
-					logger.error("Producer {} could not send message {}; counting further failures", producerIndex,
-							sent, ex);
-				}
 			}
 		}
+		return finish(producerIndex, sent, failed);
+	}
+
+	private long producePaced(MessageChannel output, long count, int producerIndex, long start) {
+		Pacer pacer = new Pacer();
+		long failed = 0;
+		long sent = 0;
+		for (; sent < count; sent++) {
+			long due = dueOffsetNanos(sent, this.rate);
+			if (due >= this.durationNanos || !pacer.awaitNanoTime(start + due)
+					|| System.nanoTime() - start >= this.durationNanos) {
+				break;
+			}
+			byte[] payload = new byte[this.payloadSize];
+			if (this.generateTimestamp) {
+				INT_BE.set(payload, 0, (int) sent);
+				LONG_BE.set(payload, TIMESTAMP_OFFSET, start + due);
+			}
+			if (!send(output, payload, producerIndex, sent, failed)) {
+				failed++;
+			}
+		}
+		return finish(producerIndex, sent, failed);
+	}
+
+	/**
+	 * When message {@code index} is due at {@code rate} messages per second, in nanoseconds from the start: exact
+	 * (rounded down) and free of overflow for any index a producer can reach.
+	 */
+	static long dueOffsetNanos(long index, long rate) {
+		return (index / rate) * NANOS_PER_SECOND + (index % rate) * NANOS_PER_SECOND / rate;
+	}
+
+	/**
+	 * Waits for the due times of one paced producer's messages, on that producer's thread.
+	 * <p>
+	 * {@link LockSupport#parkNanos} oversleeps, on Linux by its 50 µs timer slack and the wake-up besides, and a
+	 * message sent late is measured late. So the pacer parks until a margin before the due time (only when that
+	 * leaves more than 50 µs to park), yields through most of the margin and spins through the last 10 µs. The margin
+	 * follows the oversleep it observes, rising fast and falling slowly, between 10 and 250 µs; a busy-waiting thread
+	 * would starve the garbage collector and the compiler on a machine with two cores, a yielding one does not.
+	 */
+	private final class Pacer {
+
+		private long marginNanos = INITIAL_MARGIN_NANOS;
+
+		/**
+		 * Waits until {@link System#nanoTime()} reaches {@code deadline}.
+		 * @return {@code false} when the module was stopped meanwhile
+		 */
+		boolean awaitNanoTime(long deadline) {
+			boolean parked = false;
+			long remaining = deadline - System.nanoTime();
+			long initial = remaining;
+			while (!LoadGeneratorSource.this.stopped) {
+				if (remaining <= 0) {
+					if (!parked && initial > MIN_PARK_NANOS + MIN_MARGIN_NANOS) {
+						// the margin kept this wait from parking: let it shrink, or a single long oversleep
+						// would keep every later wait from parking
+						this.marginNanos = Math.max(MIN_MARGIN_NANOS, this.marginNanos - this.marginNanos / 64);
+					}
+					return true;
+				}
+				long sleep = remaining - this.marginNanos;
+				if (sleep > MIN_PARK_NANOS) {
+					long before = System.nanoTime();
+					LockSupport.parkNanos(LoadGeneratorSource.this, sleep);
+					learn(System.nanoTime() - before - sleep);
+					parked = true;
+				}
+				else if (remaining > SPIN_NANOS) {
+					Thread.yield();
+				}
+				else {
+					Thread.onSpinWait();
+				}
+				remaining = deadline - System.nanoTime();
+			}
+			return false;
+		}
+
+		private void learn(long oversleepNanos) {
+			long margin = this.marginNanos;
+			margin += (oversleepNanos > margin) ? (oversleepNanos - margin) / 2 : (oversleepNanos - margin) / 64;
+			this.marginNanos = Math.max(MIN_MARGIN_NANOS, Math.min(MAX_MARGIN_NANOS, margin));
+		}
+	}
+
+	/** Sends one payload; a failure is logged when it is the producer's first. */
+	private static boolean send(MessageChannel output, byte[] payload, int producerIndex, long sequence,
+			long failedSoFar) {
+		try {
+			output.send(ModuleMessages.of(payload));
+			return true;
+		}
+		catch (RuntimeException ex) {
+			if (failedSoFar == 0) {
+				logger.error("Producer {} could not send message {}; counting further failures", producerIndex,
+						sequence, ex);
+			}
+			return false;
+		}
+	}
+
+	private static long finish(int producerIndex, long sent, long failed) {
 		if (failed > 0) {
 			logger.warn("Producer {} sent {} messages, of which {} failed", producerIndex, sent, failed);
 		}
@@ -157,6 +339,7 @@ public final class LoadGeneratorSource implements Source {
 	@Override
 	public void stop() {
 		this.stopped = true;
+		this.threads.forEach(LockSupport::unpark);
 		for (Thread thread : this.threads) {
 			try {
 				thread.join(TimeUnit.SECONDS.toMillis(10));
@@ -166,6 +349,21 @@ public final class LoadGeneratorSource implements Source {
 				return;
 			}
 		}
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return UNLIMITED;
+		}
+	}
+
+	/** A duration as a user would write it: {@code 30s}, {@code 1500ms}. */
+	private static String describe(Duration duration) {
+		return (duration.toMillisPart() == 0 && duration.getNano() == 0) ? duration.toSeconds() + "s"
+				: duration.toMillis() + "ms";
 	}
 
 	/** Declares and creates the {@code load-generator} source. */

@@ -1,15 +1,21 @@
 package io.xd.modules.builtin;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
+import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
 
+import io.xd.modules.MessageCounter;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
@@ -26,6 +32,14 @@ import io.xd.modules.Sink;
  * each computed from the time that actually elapsed; when the stream stops, a summary line gives the totals over
  * the time between the first and the last message (to within 10 ms). Byte counts are exact for {@code byte[]}
  * payloads and for {@code String} payloads (their UTF-8 length); other payloads count as messages only.
+ * <p>
+ * With {@code latency}, the sink also reads bytes 4 to 11 of each {@code byte[]} payload as a big-endian
+ * {@link System#nanoTime()} value (what {@code load-generator --generateTimestamp=true} writes there) and records
+ * the time since then in a {@link LatencyRecorder}; every report then has a third line with the latency percentiles
+ * of the interval and of the whole run, in microseconds, and the summary a second line with those of the whole run.
+ * A payload that is not a {@code byte[]} of at least 12 bytes, or whose time lies in the future, is counted as
+ * unmeasured. {@code System.nanoTime()} values compare only within one machine, so the latency is meaningful only
+ * when the source runs on the same machine as the sink.
  */
 public final class ThroughputSink implements Sink {
 
@@ -41,14 +55,30 @@ public final class ThroughputSink implements Sink {
 	static final ModuleOption<String> LOGGER = ModuleOption.ofString("logger")
 		.withDescription("the suffix of the logger name xd.sink.throughput.<logger>; defaults to the stream name");
 
+	static final ModuleOption<Boolean> LATENCY = ModuleOption.ofBoolean("latency")
+		.withDefault(false)
+		.withDescription("read a big-endian System.nanoTime() send time from bytes 4..11 of each payload (as "
+				+ "load-generator --generateTimestamp=true writes it) and log latency percentiles");
+
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.SINK, "throughput",
-			"Counts messages and bytes and logs messages/s and MB/s", List.of(REPORT_EVERY_MS, TIME_UNIT, LOGGER));
+			"Counts messages and bytes and logs messages/s and MB/s, and optionally end-to-end latency",
+			List.of(REPORT_EVERY_MS, TIME_UNIT, LOGGER, LATENCY));
+
+	private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+	private static final int TIMESTAMP_END = LoadGeneratorSource.TIMESTAMP_OFFSET + Long.BYTES;
 
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private static final double MEGABYTE = 1024.0 * 1024.0;
 
-	private final ThroughputCounter counter = new ThroughputCounter();
+	private final MessageCounter counter = new MessageCounter();
+
+	/** The latencies, or {@code null} when the {@code latency} option is off. */
+	private final LatencyRecorder latency;
+
+	/** Messages without a usable timestamp; touched only when a stream sends such messages to a latency sink. */
+	private final LongAdder unmeasured = new LongAdder();
 
 	private final Logger logger;
 
@@ -77,6 +107,7 @@ public final class ThroughputSink implements Sink {
 		this.unit = context.options().get(TIME_UNIT);
 		this.unitNanos = unitNanos(this.unit);
 		this.threadName = context.threadName("reporter");
+		this.latency = context.options().get(LATENCY) ? new LatencyRecorder() : null;
 	}
 
 	@Override
@@ -90,6 +121,9 @@ public final class ThroughputSink implements Sink {
 	@Override
 	public void handleMessage(Message<?> message) {
 		Object payload = message.getPayload();
+		if (this.latency != null) {
+			recordLatency(payload);
+		}
 		long bytes;
 		if (payload instanceof byte[] array) {
 			bytes = array.length;
@@ -101,6 +135,17 @@ public final class ThroughputSink implements Sink {
 			bytes = 0;
 		}
 		this.counter.record(bytes);
+	}
+
+	private void recordLatency(Object payload) {
+		if (payload instanceof byte[] array && array.length >= TIMESTAMP_END) {
+			long nanos = System.nanoTime() - (long) LONG_BE.get(array, LoadGeneratorSource.TIMESTAMP_OFFSET);
+			if (nanos >= 0) {
+				this.latency.record(nanos);
+				return;
+			}
+		}
+		this.unmeasured.increment();
 	}
 
 	@Override
@@ -126,6 +171,22 @@ public final class ThroughputSink implements Sink {
 		return new Totals(this.counter.messages(), this.counter.bytes(), (first == 0) ? 0 : last - first);
 	}
 
+	/**
+	 * The end-to-end latency percentiles over every message so far, or {@link Latency#NONE} when the {@code latency}
+	 * option is off.
+	 */
+	public Latency latency() {
+		return (this.latency != null) ? Latency.of(this.latency.cumulative(), this.unmeasured.sum()) : Latency.NONE;
+	}
+
+	/**
+	 * A copy of the histogram of every end-to-end latency so far, in nanoseconds (empty when the {@code latency}
+	 * option is off), for callers that want more than {@link #latency()} gives.
+	 */
+	public Histogram latencyHistogram() {
+		return (this.latency != null) ? this.latency.cumulative() : new Histogram(3);
+	}
+
 	private void report() {
 		long lastMessages = 0;
 		long lastBytes = 0;
@@ -148,6 +209,11 @@ public final class ThroughputSink implements Sink {
 			if (this.reportEveryNanos > 0 && now - lastReport >= this.reportEveryNanos) {
 				long bytes = this.counter.bytes();
 				logRates(messages - lastMessages, bytes - lastBytes, now - lastReport, messages, bytes, now - first);
+				if (this.latency != null) {
+					Histogram interval = this.latency.takeInterval();
+					this.logger.info("Latency: " + Latency.of(interval, 0).percentiles() + ", Latency: "
+							+ latency().percentiles());
+				}
 				lastMessages = messages;
 				lastBytes = bytes;
 				lastReport = now;
@@ -173,6 +239,13 @@ public final class ThroughputSink implements Sink {
 				"Summary: Messages: %d in %.2f%s = %.2f/s, Throughput: %d bytes = %.2fMB/s", totals.messages(),
 				totals.elapsedNanos() / this.unitNanos, this.unit, totals.messagesPerSecond(), totals.bytes(),
 				totals.megabytesPerSecond()));
+		if (this.latency != null) {
+			Latency latency = latency();
+			String unmeasured = (latency.unmeasured() == 0) ? ""
+					: " (" + latency.unmeasured() + " messages without a usable timestamp)";
+			this.logger.info("Summary: Latency: " + latency.percentiles()
+					+ ((latency.count() > 0) ? " over " + latency.count() + " messages" : "") + unmeasured);
+		}
 	}
 
 	private void logRates(long messages, long bytes, long elapsed, long totalMessages, long totalBytes,
@@ -240,6 +313,46 @@ public final class ThroughputSink implements Sink {
 
 		public double megabytesPerSecond() {
 			return perSecond(this.bytes, this.elapsedNanos) / MEGABYTE;
+		}
+	}
+
+	/**
+	 * End-to-end latency percentiles, each the upper end of its HdrHistogram bucket (within 0.1% of the exact
+	 * value).
+	 *
+	 * @param count messages whose latency was recorded
+	 * @param p50Nanos the median
+	 * @param p95Nanos the 95th percentile
+	 * @param p99Nanos the 99th percentile
+	 * @param p999Nanos the 99.9th percentile
+	 * @param maxNanos the largest latency
+	 * @param unmeasured messages without a usable timestamp (not a {@code byte[]} of at least 12 bytes, or a time in
+	 * the future)
+	 */
+	public record Latency(long count, long p50Nanos, long p95Nanos, long p99Nanos, long p999Nanos, long maxNanos,
+			long unmeasured) {
+
+		/** No latency recorded. */
+		public static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0, 0);
+
+		/** The percentiles of a histogram of nanoseconds. */
+		public static Latency of(Histogram histogram, long unmeasured) {
+			if (histogram.getTotalCount() == 0) {
+				return new Latency(0, 0, 0, 0, 0, 0, unmeasured);
+			}
+			return new Latency(histogram.getTotalCount(), histogram.getValueAtPercentile(50),
+					histogram.getValueAtPercentile(95), histogram.getValueAtPercentile(99),
+					histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), unmeasured);
+		}
+
+		/** The percentiles in microseconds, as logged: {@code p50=12.3us p95=... p99=... p99.9=... max=...us}. */
+		public String percentiles() {
+			if (this.count == 0) {
+				return "no timestamped messages";
+			}
+			return String.format(Locale.ROOT, "p50=%.1fus p95=%.1fus p99=%.1fus p99.9=%.1fus max=%.1fus",
+					this.p50Nanos / 1e3, this.p95Nanos / 1e3, this.p99Nanos / 1e3, this.p999Nanos / 1e3,
+					this.maxNanos / 1e3);
 		}
 	}
 

@@ -1,5 +1,6 @@
 package io.xd.modules.builtin;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +11,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import io.xd.modules.ModuleMessages;
+import io.xd.modules.ModuleOptionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
@@ -127,6 +130,103 @@ class ThroughputSinkTests {
 
 		assertThat(sink.totals().messages()).isEqualTo(2);
 		assertThat(sink.totals().bytes()).isEqualTo(1 + 2 + 3 + 1 + 3 + 1 + 4);
+	}
+
+	@Test
+	void computesLatencyPercentilesFromTheTimestampsOfSeveralThreads() throws Exception {
+		ThroughputSink sink = Modules.create(new ThroughputSink.Provider(),
+				Map.of("reportEveryMs", "0", "latency", "true"));
+		sink.start();
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < 4; p++) {
+			producers.add(new Thread(() -> {
+				// latencies of 1 ms, 2 ms, ..., 1000 ms from each thread
+				for (int k = 1; k <= 1000; k++) {
+					sink.handleMessage(ModuleMessages.of(sentAgo(k * 1_000_000L, 100)));
+				}
+			}));
+		}
+		producers.forEach(Thread::start);
+		for (Thread producer : producers) {
+			producer.join();
+		}
+		sink.stop();
+
+		ThroughputSink.Latency latency = sink.latency();
+		assertThat(latency.count()).isEqualTo(4000);
+		assertThat(latency.unmeasured()).isZero();
+		assertThat(latency.p50Nanos()).isCloseTo(500_000_000L, within(3_000_000L));
+		assertThat(latency.p95Nanos()).isCloseTo(950_000_000L, within(3_000_000L));
+		assertThat(latency.p99Nanos()).isCloseTo(990_000_000L, within(3_000_000L));
+		assertThat(latency.p999Nanos()).isCloseTo(999_000_000L, within(3_000_000L));
+		assertThat(latency.maxNanos()).isCloseTo(1_000_000_000L, within(3_000_000L));
+		assertThat(sink.latencyHistogram().getTotalCount()).isEqualTo(4000);
+	}
+
+	@Test
+	void logsLatencyPercentilesInEveryReportAndInTheSummary() {
+		try (Modules.CapturedLog log = new Modules.CapturedLog("xd.sink.throughput.teststream")) {
+			ThroughputSink sink = Modules.create(new ThroughputSink.Provider(),
+					Map.of("reportEveryMs", "100", "latency", "true"));
+			sink.start();
+			for (int i = 0; i < 100; i++) {
+				sink.handleMessage(ModuleMessages.of(sentAgo(2_000_000L, 20)));
+			}
+			await().atMost(5, TimeUnit.SECONDS).until(() -> log.lines().stream().anyMatch(l -> l.startsWith("Latency")));
+			sink.stop();
+
+			String percentiles = "p50=([\\d.]+)us p95=[\\d.]+us p99=[\\d.]+us p99\\.9=[\\d.]+us max=([\\d.]+)us";
+			Matcher report = firstMatch(log.lines(), Pattern.compile("Latency: " + percentiles + ", Latency: "
+					+ percentiles));
+			assertThat(Double.parseDouble(report.group(1))).isBetween(2000.0, 4000.0);
+			assertThat(Double.parseDouble(report.group(3))).isBetween(2000.0, 4000.0);
+			firstMatch(log.lines(), Pattern.compile("Summary: Latency: " + percentiles + " over 100 messages"));
+		}
+	}
+
+	@Test
+	void countsMessagesWithoutAUsableTimestampAsUnmeasured() {
+		try (Modules.CapturedLog log = new Modules.CapturedLog("xd.sink.throughput.teststream")) {
+			ThroughputSink sink = Modules.create(new ThroughputSink.Provider(),
+					Map.of("reportEveryMs", "0", "latency", "true"));
+			sink.start();
+			sink.handleMessage(ModuleMessages.of("text"));
+			sink.handleMessage(ModuleMessages.of(new byte[11]));
+			sink.handleMessage(ModuleMessages.of(sentAgo(-1_000_000_000L, 12)));
+			sink.handleMessage(ModuleMessages.of(sentAgo(1_000L, 12)));
+			sink.stop();
+
+			assertThat(sink.latency().count()).isEqualTo(1);
+			assertThat(sink.latency().unmeasured()).isEqualTo(3);
+			assertThat(sink.totals().messages()).isEqualTo(4);
+			assertThat(log.lines()).last().asString().matches(
+					"Summary: Latency: p50=.* over 1 messages \\(3 messages without a usable timestamp\\)");
+		}
+	}
+
+	@Test
+	void measuresNoLatencyUnlessAskedTo() {
+		ThroughputSink sink = Modules.create(new ThroughputSink.Provider(), Map.of("reportEveryMs", "0"));
+		sink.start();
+		sink.handleMessage(ModuleMessages.of(sentAgo(1_000L, 12)));
+		sink.stop();
+
+		assertThat(sink.latency()).isEqualTo(ThroughputSink.Latency.NONE);
+		assertThat(sink.latencyHistogram().getTotalCount()).isZero();
+	}
+
+	@Test
+	void refusesALatencyValueThatIsNotABoolean() {
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> Modules.create(new ThroughputSink.Provider(), Map.of("latency", "yes")))
+			.withMessageContaining("option 'latency' expects true or false, but got 'yes'");
+	}
+
+	/** A payload of {@code size} bytes stamped, like load-generator's, with a time {@code nanos} before now. */
+	private static byte[] sentAgo(long nanos, int size) {
+		byte[] payload = new byte[size];
+		ByteBuffer.wrap(payload).putLong(4, System.nanoTime() - nanos);
+		return payload;
 	}
 
 	private static Matcher firstMatch(List<String> lines, Pattern pattern) {
