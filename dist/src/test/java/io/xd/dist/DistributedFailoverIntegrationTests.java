@@ -182,6 +182,17 @@ class DistributedFailoverIntegrationTests {
 		assertThat(modules).containsExactlyInAnyOrder("once.source.time.1", "once.processor.bridge.1",
 				"once.sink.log.1");
 		assertThat(container.log().split("Deployed module once.source.time.1", -1)).hasSize(2);
+
+		// a stream asking for more instances than there are containers is incomplete until a container joins
+		api.createStream("wider", "time --fixedDelay=1 | log", false);
+		api.postForm("/streams/deployments/wider", Map.of("properties", "module.log.count=2"));
+		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("incomplete"));
+		fork("c2", "container", with(common, "--server.port=0", "--xd.container.id=c2",
+				"--xd.data.dir=" + this.data.resolve("c2")))
+			.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("deployed"));
+		assertThat(api.get("/runtime/modules?moduleId=wider.sink.log.2").json().get("content").get(0)
+			.get("containerId").asString()).isEqualTo("c2");
 	}
 
 	private static List<String> hosts(AdminApi api, String label) {
