@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -497,11 +496,6 @@ public final class KafkaMessageBus implements MessageBus {
 		binding.listener = listener;
 		this.consumers.add(binding);
 		listener.start();
-		// return once the group has given this consumer its partitions (possibly none), so that a producer bound
-		// next finds its consumers reading: nothing would be lost otherwise, but the first messages would wait
-		if (!binding.awaitFirstAssignment(Duration.ofMillis(Math.min(this.settings.getAdminTimeout(), 15_000)))) {
-			logger.warn("The consumer of '{}' has no partitions assigned yet; it goes on joining its group", name);
-		}
 		return binding;
 	}
 
@@ -536,8 +530,6 @@ public final class KafkaMessageBus implements MessageBus {
 
 		private final List<Runnable> onUnbind = new CopyOnWriteArrayList<>();
 
-		private final CountDownLatch firstAssignment = new CountDownLatch(1);
-
 		private volatile ConcurrentMessageListenerContainer<byte[], byte[]> listener;
 
 		private volatile boolean unbound;
@@ -559,17 +551,6 @@ public final class KafkaMessageBus implements MessageBus {
 				consumer.position(partition);
 			}
 			this.assigned.addAll(partitions);
-			this.firstAssignment.countDown();
-		}
-
-		boolean awaitFirstAssignment(Duration timeout) {
-			try {
-				return this.firstAssignment.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
 		}
 
 		@Override
