@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -466,6 +467,9 @@ public final class KafkaMessageBus implements MessageBus {
 		config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, intProperty(properties, "fetchSize",
 				defaults.getFetchSize()));
 		config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, this.settings.getSocketBufferSize());
+		// incremental rebalancing: when an instance joins or leaves, only the partitions that move are revoked, so
+		// the other consumers keep reading (and committing) what they own
+		config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
 		config.putAll(this.settings.getConsumerProperties());
 		passThrough(properties, config);
 
