@@ -579,6 +579,19 @@ public final class KafkaMessageBus implements MessageBus {
 			}
 			this.unbound = true;
 			KafkaMessageBus.this.consumers.remove(this);
+			// pause first: the consumer thread commits what the last poll's records were handled for before it
+			// pauses, so stopping leaves nothing handled but uncommitted for the next owner to repeat
+			this.listener.pause();
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (!this.listener.isContainerPaused() && this.listener.isRunning() && System.nanoTime() < deadline) {
+				try {
+					Thread.sleep(10);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					break;
+				}
+			}
 			this.listener.stop();
 			this.assigned.clear();
 			this.onUnbind.forEach(Runnable::run);
