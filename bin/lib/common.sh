@@ -28,6 +28,21 @@ xd_build_if_needed() {
   fi
 }
 
+# xd_port_open HOST PORT: whether something accepts TCP connections there (bash's /dev/tcp, no tools needed).
+xd_port_open() {
+  (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
+}
+
+# xd_free_port FROM TO: prints the first port from FROM to TO that nothing on 127.0.0.1 listens on; fails if none.
+xd_free_port() {
+  local port="$1"
+  while xd_port_open 127.0.0.1 "$port"; do
+    port=$((port + 1))
+    [ "$port" -le "$2" ] || return 1
+  done
+  echo "$port"
+}
+
 # xd_java: the java command, from JAVA_HOME when set.
 xd_java() {
   if [ -n "${JAVA_HOME:-}" ]; then

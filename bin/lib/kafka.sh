@@ -40,8 +40,3 @@ kafka_libs_if_needed() {
   (cd "$XD_HOME" && "${mvn[@]}") >&2
   touch "$done_marker"
 }
-
-# kafka_port_open HOST PORT: whether something accepts TCP connections there.
-kafka_port_open() {
-  (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
-}
