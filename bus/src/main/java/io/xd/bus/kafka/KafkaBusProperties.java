@@ -38,6 +38,14 @@ public class KafkaBusProperties {
 		}
 	}
 
+	/**
+	 * The consumer group protocol ({@code group.protocol}): {@code consumer}, Kafka 4's protocol in which the broker
+	 * assigns partitions member by member (the default; needs brokers of 4.0 or later), or {@code classic}, the
+	 * join-and-sync protocol that older brokers speak. Under {@code classic} a consumer cannot commit while its group
+	 * rebalances, so a module stopped during a rebalance may leave handled records to be delivered again.
+	 */
+	private String groupProtocol = "consumer";
+
 	/** {@code host:port[,host:port...]} of the brokers. */
 	private String brokers = "localhost:9092";
 
@@ -67,6 +75,19 @@ public class KafkaBusProperties {
 
 	public void setBrokers(String brokers) {
 		this.brokers = brokers;
+	}
+
+	public String getGroupProtocol() {
+		return this.groupProtocol;
+	}
+
+	public void setGroupProtocol(String groupProtocol) {
+		String value = groupProtocol.trim().toLowerCase(Locale.ROOT);
+		if (!value.equals("consumer") && !value.equals("classic")) {
+			throw new IllegalArgumentException("xd.messagebus.kafka.groupProtocol must be consumer or classic, but was '"
+					+ groupProtocol + "'");
+		}
+		this.groupProtocol = value;
 	}
 
 	public String getZkAddress() {

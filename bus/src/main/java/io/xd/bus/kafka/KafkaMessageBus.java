@@ -95,6 +95,9 @@ public final class KafkaMessageBus implements MessageBus {
 			"backOffMaxInterval", "backOffMultiplier", "fetchSize", "minPartitionCount", "replicationFactor",
 			"queueSize", "durableSubscription", "autoCommitOffsetEnabled");
 
+	/** How long a commit refused for a stale member epoch is retried (see {@link StaleEpochCommitRetry}). */
+	private static final Duration COMMIT_PATIENCE = Duration.ofSeconds(5);
+
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
 	private static final EvaluationContext KEY_CONTEXT = SimpleEvaluationContext.forReadOnlyDataBinding()
@@ -468,8 +471,11 @@ public final class KafkaMessageBus implements MessageBus {
 				defaults.getFetchSize()));
 		config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, this.settings.getSocketBufferSize());
 		// incremental rebalancing: when an instance joins or leaves, only the partitions that move are revoked, so
-		// the other consumers keep reading (and committing) what they own
-		config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+		// the other consumers keep reading what they own; under the consumer protocol they also keep committing
+		config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, this.settings.getGroupProtocol());
+		if ("classic".equals(this.settings.getGroupProtocol())) {
+			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+		}
 		config.putAll(this.settings.getConsumerProperties());
 		passThrough(properties, config);
 
@@ -485,6 +491,7 @@ public final class KafkaMessageBus implements MessageBus {
 
 		DefaultKafkaConsumerFactory<byte[], byte[]> factory = new DefaultKafkaConsumerFactory<>(config,
 				new ByteArrayDeserializer(), new ByteArrayDeserializer());
+		factory.addPostProcessor(consumer -> StaleEpochCommitRetry.wrap(consumer, COMMIT_PATIENCE));
 		ConcurrentMessageListenerContainer<byte[], byte[]> listener = new ConcurrentMessageListenerContainer<>(factory,
 				container);
 		listener.setConcurrency(Math.min(concurrency, partitions));

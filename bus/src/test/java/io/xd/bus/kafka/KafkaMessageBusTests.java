@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -13,9 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +74,7 @@ class KafkaMessageBusTests {
 				throw new IllegalStateException("cannot handle " + text);
 			}
 			handled.add(text);
-		}, BindingProperties.of(Map.of("maxAttempts", "4")));
+		}, BindingProperties.of(Map.of("maxAttempts", "4", "backOffInitialInterval", "200")));
 		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
 		assertThat(bus.awaitConsumersAssigned(Duration.ofSeconds(30))).isTrue();
 
@@ -99,6 +103,41 @@ class KafkaMessageBusTests {
 		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 1);
 		assertThat(records.get(0).value()).containsExactly(payload);
 		assertThat(records.get(0).headers().toArray()).isEmpty();
+	}
+
+	@Test
+	void consumersUseTheConsumerGroupProtocolUnlessToldClassic() throws Exception {
+		for (String protocol : List.of("consumer", "classic")) {
+			KafkaBusProperties settings = new KafkaBusProperties();
+			settings.setBrokers(SharedKafkaBroker.brokers());
+			settings.setGroupProtocol(protocol.toUpperCase(Locale.ROOT));
+			KafkaMessageBus bus = new KafkaMessageBus(settings);
+			this.buses.add(bus);
+			String pipe = this.prefix + "-" + protocol + ".0";
+			Received first = new Received();
+			Received second = new Received();
+			BindingProperties instances = BindingProperties.of(Map.of("minPartitionCount", "2")).withInstanceCount(2);
+			bus.bindConsumer(pipe, first, instances);
+			bus.bindConsumer(pipe, second, instances);
+			ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
+			assertThat(bus.awaitConsumersAssigned(Duration.ofSeconds(30))).isTrue();
+			IntStream.range(0, 200).forEach(i -> producer.channel().send(MessageBuilder.withPayload(bytes("m" + i))
+				.build()));
+
+			await().atMost(Duration.ofSeconds(30)).until(() -> first.count() + second.count() == 200);
+			try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+					SharedKafkaBroker.brokers()))) {
+				String group = KafkaTopics.topicName(pipe);
+				assertThat(admin.describeConsumerGroups(List.of(group)).all().get().get(group).type())
+					.isEqualTo(protocol.equals("classic") ? GroupType.CLASSIC : GroupType.CONSUMER);
+			}
+		}
+	}
+
+	@Test
+	void refusesAnUnknownGroupProtocol() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new KafkaBusProperties().setGroupProtocol("eager"))
+			.withMessage("xd.messagebus.kafka.groupProtocol must be consumer or classic, but was 'eager'");
 	}
 
 	@Test
