@@ -51,3 +51,50 @@ xd_java() {
     echo java
   fi
 }
+
+# xd_singlenode_start LOG JAVA_OPTS ARGS...: starts `java JAVA_OPTS -jar xd.jar ARGS` in the background with its
+# output in LOG, sets XD_SN_PID, and returns once it has logged "Started XdApplication". Fails, with the end of LOG,
+# when the process dies first or does not finish starting within 120 s.
+XD_SN_PID=""
+xd_singlenode_start() {
+  local log="$1" opts="$2"
+  shift 2
+  : >"$log" # exists before the first grep below, however late the background process opens it
+  # shellcheck disable=SC2086
+  "$(xd_java)" $opts -jar "$XD_SINGLENODE_JAR" "$@" >>"$log" 2>&1 &
+  XD_SN_PID=$!
+  local deadline=$((SECONDS + 120))
+  until grep -q "Started XdApplication" "$log"; do
+    if ! kill -0 "$XD_SN_PID" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+      echo "singlenode did not start; the end of $log:" >&2
+      tail -n 30 "$log" >&2
+      return 1
+    fi
+    sleep 0.2
+  done
+}
+
+# xd_singlenode_stop: SIGTERM to the singlenode of xd_singlenode_start, SIGKILL if it has not stopped after 30 s.
+xd_singlenode_stop() {
+  local pid="$XD_SN_PID" waited=0
+  XD_SN_PID=""
+  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+    return 0
+  fi
+  kill "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 300 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "singlenode did not stop within 30 s; killing it" >&2
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+}
+
+# xd_shell_run URI: runs the XD shell against URI with its commands from standard input; it stops at the first
+# failing command, with exit status 1.
+xd_shell_run() {
+  "$(xd_java)" -jar "$XD_SHELL_JAR" --uri "$1"
+}
