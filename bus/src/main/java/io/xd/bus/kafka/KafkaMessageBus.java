@@ -28,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -558,8 +559,16 @@ public final class KafkaMessageBus implements MessageBus {
 		@Override
 		public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 			// resolve the starting positions now, so that "ready" means messages sent from now on are seen
-			for (TopicPartition partition : partitions) {
-				consumer.position(partition);
+			try {
+				for (TopicPartition partition : partitions) {
+					consumer.position(partition);
+				}
+			}
+			catch (WakeupException ex) {
+				// the binding is stopping: hand the wake-up on to the poll that runs this callback, which ends the
+				// consumer loop, rather than failing the assignment (the client would log that as an error)
+				consumer.wakeup();
+				return;
 			}
 			this.assigned.addAll(partitions);
 		}
