@@ -83,7 +83,9 @@ class KafkaMessageBusTests {
 
 		String deadLetterTopic = KafkaTopics.topicName("error." + KafkaTopics.topicName(pipe) + "."
 				+ KafkaTopics.topicName(pipe));
-		List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 4);
+		// every redelivery seeks back, and the consumer first waits out the fetch it has in flight at the end of the
+		// topic (up to fetch.max.wait.ms, 500 ms): measured 3-4 s per failing record here, so allow more than 30 s
+		List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 4, Duration.ofSeconds(90));
 		assertThat(dead).extracting(record -> text(record.value())).containsExactly("bad7", "bad32", "bad57", "bad82");
 		assertThat(header(dead.get(0), "kafka_dlt-exception-message")).contains("cannot handle bad7");
 		await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() == 96);
@@ -236,10 +238,14 @@ class KafkaMessageBusTests {
 	}
 
 	private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected) {
+		return readAll(topic, expected, Duration.ofSeconds(30));
+	}
+
+	private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected, Duration timeout) {
 		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
 		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
 			consumer.subscribe(List.of(topic));
-			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			long deadline = System.nanoTime() + timeout.toNanos();
 			while (records.size() < expected && System.nanoTime() < deadline) {
 				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
 			}
