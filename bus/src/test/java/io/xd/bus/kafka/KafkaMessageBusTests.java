@@ -30,6 +30,7 @@ import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.util.MimeTypeUtils;
 
 import io.xd.bus.AbstractMessageBusContractTests.Received;
+import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.ProducerBinding;
 
@@ -134,6 +135,52 @@ class KafkaMessageBusTests {
 					.isEqualTo(protocol.equals("classic") ? GroupType.CLASSIC : GroupType.CONSUMER);
 			}
 		}
+	}
+
+	@Test
+	void aConsumerJoiningAndAnotherStoppingCleanlyRepeatNothing() throws Exception {
+		KafkaMessageBus bus = bus("native");
+		String pipe = this.prefix + "-handover.0";
+		BindingProperties properties = BindingProperties.of(Map.of("minPartitionCount", "2")).withInstanceCount(2);
+		Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+		AtomicInteger byFirst = new AtomicInteger();
+		AtomicInteger bySecond = new AtomicInteger();
+		Binding first = bus.bindConsumer(pipe, message -> {
+			deliveries.computeIfAbsent(text((byte[]) message.getPayload()), key -> new AtomicInteger()).incrementAndGet();
+			byFirst.incrementAndGet();
+		}, properties);
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
+		assertThat(bus.awaitConsumersAssigned(Duration.ofSeconds(30))).isTrue();
+
+		// about 3 000 messages a second for 7 s, spread over both partitions, while the group changes twice
+		int total = 21_000;
+		Thread sender = new Thread(() -> {
+			for (int i = 0; i < total; i++) {
+				producer.channel().send(MessageBuilder.withPayload(bytes("m" + i)).build());
+				if (i % 30 == 29) {
+					try {
+						Thread.sleep(10);
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
+				}
+			}
+		});
+		sender.start();
+		await().atMost(Duration.ofSeconds(30)).until(() -> byFirst.get() >= 3_000);
+		bus.bindConsumer(pipe, message -> {
+			deliveries.computeIfAbsent(text((byte[]) message.getPayload()), key -> new AtomicInteger()).incrementAndGet();
+			bySecond.incrementAndGet();
+		}, properties);
+		await().atMost(Duration.ofSeconds(30)).until(() -> bySecond.get() >= 1_000);
+		first.unbind();
+		sender.join(60_000);
+		await().atMost(Duration.ofSeconds(60)).until(() -> deliveries.size() == total);
+
+		long repeated = deliveries.values().stream().filter(count -> count.get() > 1).count();
+		assertThat(repeated).as("messages delivered more than once").isZero();
+		assertThat(byFirst.get()).isLessThan(total);
 	}
 
 	@Test
