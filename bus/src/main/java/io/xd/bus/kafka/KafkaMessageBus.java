@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -43,12 +44,13 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.listener.MessageListener;
 import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -73,7 +75,7 @@ import io.xd.core.ChannelNames;
  * <li>Publish-subscribe channels ({@code topic:} and taps) give each consumer group its own group id; a consumer
  * without a group gets a group of its own that starts at the end of the topic.</li>
  * <li>Delivery is at least once: a consumer commits an offset only after its handler has returned for every record
- * of the poll. A record whose handler throws is delivered again, up to {@code maxAttempts} times with exponential
+ * of the poll and what the handler sent on this bus meanwhile has been acknowledged. A record whose handler throws is delivered again, up to {@code maxAttempts} times with exponential
  * back-off, and then published to the dead-letter topic {@code error.<topic>.<group>} with the exception in its
  * headers; the stream goes on with the next record.</li>
  * <li>A producer with a tap also publishes to the tap's topic while a tap consumer runs: one bound on this bus is
@@ -98,6 +100,9 @@ public final class KafkaMessageBus implements MessageBus {
 
 	/** How long a commit refused for a stale member epoch is retried (see {@link StaleEpochCommitRetry}). */
 	private static final Duration COMMIT_PATIENCE = Duration.ofSeconds(5);
+
+	/** How long a poll's offsets wait for the sends its records caused (the producer's delivery timeout). */
+	private static final Duration SEND_PATIENCE = Duration.ofMinutes(2);
 
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
@@ -381,7 +386,7 @@ public final class KafkaMessageBus implements MessageBus {
 					: KafkaRecords.headers(message.getHeaders());
 			Integer partition = (this.partitionKey != null) ? partitionOf(message) : null;
 			var future = this.producer.send(new ProducerRecord<>(this.topic, partition, null, null, value, headers),
-					this);
+					InFlightSends.track(this));
 			if (this.sync) {
 				try {
 					future.get(timeout > 0 ? timeout : 30_000, TimeUnit.MILLISECONDS);
@@ -392,7 +397,8 @@ public final class KafkaMessageBus implements MessageBus {
 				}
 			}
 			if (this.tapTopic != null && tapActive(this.tapTopic)) {
-				this.producer.send(new ProducerRecord<>(this.tapTopic, null, null, null, value, headers), this);
+				this.producer.send(new ProducerRecord<>(this.tapTopic, null, null, null, value, headers),
+						InFlightSends.track(this));
 			}
 			return true;
 		}
@@ -485,8 +491,7 @@ public final class KafkaMessageBus implements MessageBus {
 		ContainerProperties container = new ContainerProperties(topic);
 		container.setGroupId(groupId);
 		container.setAckMode(ContainerProperties.AckMode.BATCH);
-		container.setMessageListener((MessageListener<byte[], byte[]>) record -> handler
-			.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw)));
+		container.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handle(records, handler, raw));
 		container.setConsumerRebalanceListener(binding);
 		container.setShutdownTimeout(10_000);
 
@@ -509,6 +514,42 @@ public final class KafkaMessageBus implements MessageBus {
 		this.consumers.add(binding);
 		listener.start();
 		return binding;
+	}
+
+	/**
+	 * Hands one poll's records to the module in order, then waits until what the module sent while handling them is
+	 * acknowledged, so that the offsets committed after this returns never cover a record whose forwarded copy could
+	 * still be lost. A record whose handler throws is reported by its index: the records before it are committed
+	 * (their sends awaited first) and it is delivered again or goes to the dead-letter topic.
+	 */
+	private static void handle(List<ConsumerRecord<byte[], byte[]>> records, MessageHandler handler, boolean raw) {
+		InFlightSends sends = InFlightSends.open();
+		try {
+			for (int i = 0; i < records.size(); i++) {
+				ConsumerRecord<byte[], byte[]> record = records.get(i);
+				try {
+					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
+				}
+				catch (RuntimeException ex) {
+					awaitSends(sends);
+					throw new BatchListenerFailedException(ex.getMessage(), ex, i);
+				}
+			}
+			awaitSends(sends);
+		}
+		finally {
+			InFlightSends.close();
+		}
+	}
+
+	private static void awaitSends(InFlightSends sends) {
+		try {
+			sends.awaitAll(SEND_PATIENCE);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for the module's sends to be acknowledged", ex);
+		}
 	}
 
 	private BackOff backOff(BindingProperties properties) {

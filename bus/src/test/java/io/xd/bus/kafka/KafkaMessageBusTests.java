@@ -16,10 +16,13 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
@@ -181,6 +184,48 @@ class KafkaMessageBusTests {
 		long repeated = deliveries.values().stream().filter(count -> count.get() > 1).count();
 		assertThat(repeated).as("messages delivered more than once").isZero();
 		assertThat(byFirst.get()).isLessThan(total);
+	}
+
+	@Test
+	void commitsARecordOnlyOnceWhatTheModuleForwardedIsAcknowledged() throws Exception {
+		KafkaMessageBus bus = bus("native");
+		String in = this.prefix + "-forward.0";
+		String out = this.prefix + "-forward.1";
+		// the forwarding producer holds each send for 300 ms, so a commit that did not wait would run ahead of it
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.of(Map.of("linger.ms", "300")));
+		bus.bindConsumer(in, message -> forward.channel().send(message), BindingProperties.NONE);
+		ProducerBinding producer = bus.bindProducer(in, null, BindingProperties.NONE);
+		assertThat(bus.awaitConsumersAssigned(Duration.ofSeconds(30))).isTrue();
+		int total = 50;
+		for (int i = 0; i < total; i++) {
+			producer.channel().send(MessageBuilder.withPayload(bytes("m" + i)).build());
+			Thread.sleep(20);
+		}
+
+		TopicPartition inPartition = new TopicPartition(KafkaTopics.topicName(in), 0);
+		TopicPartition outPartition = new TopicPartition(KafkaTopics.topicName(out), 0);
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+				SharedKafkaBroker.brokers()))) {
+			long committed = 0;
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			int samples = 0;
+			while (committed < total && System.nanoTime() < deadline) {
+				OffsetAndMetadata offset = admin.listConsumerGroupOffsets(KafkaTopics.topicName(in))
+					.partitionsToOffsetAndMetadata()
+					.get()
+					.get(inPartition);
+				committed = (offset == null) ? 0 : offset.offset();
+				long forwarded = admin.listOffsets(Map.of(outPartition, OffsetSpec.latest()))
+					.partitionResult(outPartition)
+					.get()
+					.offset();
+				assertThat(forwarded).as("records forwarded when %d were committed", committed)
+					.isGreaterThanOrEqualTo(committed);
+				samples++;
+			}
+			assertThat(committed).isEqualTo(total);
+			assertThat(samples).isGreaterThan(5);
+		}
 	}
 
 	@Test
