@@ -74,9 +74,10 @@ final class InFlightSends {
 
 	/**
 	 * Waits until every send counted in this scope has been acknowledged or has failed.
-	 * @throws IllegalStateException when one failed, or when they are not all done within {@code timeout}
+	 * @throws IllegalStateException when one failed, when they are not all done within {@code timeout}, or when
+	 * the thread is interrupted (its interrupt status is kept)
 	 */
-	synchronized void awaitAll(Duration timeout) throws InterruptedException {
+	synchronized void awaitAll(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (this.pending > 0) {
 			long left = deadline - System.nanoTime();
@@ -84,7 +85,14 @@ final class InFlightSends {
 				throw new IllegalStateException(this.pending + " send(s) of the module were not acknowledged within "
 						+ timeout.toSeconds() + " s; the records that caused them will be delivered again");
 			}
-			TimeUnit.NANOSECONDS.timedWait(this, left);
+			try {
+				TimeUnit.NANOSECONDS.timedWait(this, left);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for the module's sends to be acknowledged",
+						ex);
+			}
 		}
 		if (this.failure != null) {
 			throw new IllegalStateException("A send of the module failed: " + this.failure.getMessage()

@@ -75,9 +75,10 @@ import io.xd.core.ChannelNames;
  * <li>Publish-subscribe channels ({@code topic:} and taps) give each consumer group its own group id; a consumer
  * without a group gets a group of its own that starts at the end of the topic.</li>
  * <li>Delivery is at least once: a consumer commits an offset only after its handler has returned for every record
- * of the poll and what the handler sent on this bus meanwhile has been acknowledged. A record whose handler throws is delivered again, up to {@code maxAttempts} times with exponential
- * back-off, and then published to the dead-letter topic {@code error.<topic>.<group>} with the exception in its
- * headers; the stream goes on with the next record.</li>
+ * of the poll and what the handler sent on this bus meanwhile has been acknowledged. A record whose handler throws
+ * is delivered again, up to {@code maxAttempts} times with exponential back-off, and then published to the
+ * dead-letter topic {@code error.<topic>.<group>} with the exception in its headers; the stream goes on with the
+ * next record.</li>
  * <li>A producer with a tap also publishes to the tap's topic while a tap consumer runs: one bound on this bus is
  * seen at once, one in another process within {@code tapRefreshInterval}.</li>
  * </ul>
@@ -531,24 +532,14 @@ public final class KafkaMessageBus implements MessageBus {
 					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
 				}
 				catch (RuntimeException ex) {
-					awaitSends(sends);
+					sends.awaitAll(SEND_PATIENCE);
 					throw new BatchListenerFailedException(ex.getMessage(), ex, i);
 				}
 			}
-			awaitSends(sends);
+			sends.awaitAll(SEND_PATIENCE);
 		}
 		finally {
 			InFlightSends.close();
-		}
-	}
-
-	private static void awaitSends(InFlightSends sends) {
-		try {
-			sends.awaitAll(SEND_PATIENCE);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while waiting for the module's sends to be acknowledged", ex);
 		}
 	}
 
