@@ -1,36 +1,28 @@
 package io.xd.modules.builtin;
 
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
+import io.xd.modules.ThreadOwnedSlots;
+
 /**
  * Records latencies, in nanoseconds, from any number of threads into HdrHistograms, without locks and without
  * allocating on the recording path, and hands out interval and cumulative histograms.
  * <p>
- * Each recording thread owns a {@link SingleWriterRecorder} (found like {@link io.xd.modules.MessageCounter}'s cells: a
- * one-entry cache for the common single-thread case, a {@link ThreadLocal} otherwise), so recording costs one
+ * Each recording thread owns a {@link SingleWriterRecorder} (found as {@link ThreadOwnedSlots} finds a thread's
+ * slot: a one-entry cache for the common single-thread case, a {@link ThreadLocal} otherwise), so recording costs one
  * uncontended atomic increment and a histogram update. Readers take the threads' intervals under this object's
  * lock, which the recording path never touches. Histograms keep three significant digits from 1 ns to one hour;
  * a longer latency is recorded as one hour, a negative one as 0.
  */
-public final class LatencyRecorder {
+public final class LatencyRecorder extends ThreadOwnedSlots<LatencyRecorder.Writer> {
 
 	/** The largest latency recorded as itself; longer ones are recorded as this. */
 	public static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.HOURS.toNanos(1);
 
 	private static final int SIGNIFICANT_DIGITS = 3;
-
-	private final ThreadLocal<Writer> writers = ThreadLocal.withInitial(this::register);
-
-	private volatile Writer[] all = new Writer[0];
-
-	/** The last thread's writer: written racily, but a writer's owner is final, so a stale value is merely a miss. */
-	private Writer cached;
-
-	private volatile boolean sharedByThreads;
 
 	/** Guarded by {@code this}: what was recorded since the last {@link #takeInterval()}. */
 	private final Histogram interval = newHistogram();
@@ -43,30 +35,17 @@ public final class LatencyRecorder {
 
 	/** Records one latency for the calling thread. */
 	public void record(long nanos) {
-		Writer writer = this.cached;
-		if (writer == null || writer.owner != Thread.currentThread()) {
-			writer = writerOfCurrentThread();
-		}
-		writer.recorder.recordValue(Math.min(Math.max(nanos, 0), HIGHEST_TRACKABLE_NANOS));
+		slot().recorder.recordValue(Math.min(Math.max(nanos, 0), HIGHEST_TRACKABLE_NANOS));
 	}
 
-	private Writer writerOfCurrentThread() {
-		Writer writer = this.writers.get();
-		if (!this.sharedByThreads) {
-			this.cached = writer;
-		}
-		return writer;
+	@Override
+	protected Writer newSlot() {
+		return new Writer();
 	}
 
-	private synchronized Writer register() {
-		Writer writer = new Writer(Thread.currentThread());
-		Writer[] grown = Arrays.copyOf(this.all, this.all.length + 1);
-		grown[grown.length - 1] = writer;
-		if (grown.length > 1) {
-			this.sharedByThreads = true;
-		}
-		this.all = grown;
-		return writer;
+	@Override
+	protected Writer[] newSlots(int length) {
+		return new Writer[length];
 	}
 
 	/**
@@ -88,7 +67,7 @@ public final class LatencyRecorder {
 	}
 
 	private void collect() {
-		for (Writer writer : this.all) {
+		for (Writer writer : slots()) {
 			writer.recorder.getIntervalHistogramInto(this.scratch);
 			this.interval.add(this.scratch);
 			this.cumulative.add(this.scratch);
@@ -100,14 +79,8 @@ public final class LatencyRecorder {
 	}
 
 	/** One thread's recorder. */
-	private static final class Writer {
-
-		final Thread owner;
+	static final class Writer extends ThreadOwnedSlots.Slot {
 
 		final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
-
-		Writer(Thread owner) {
-			this.owner = owner;
-		}
 	}
 }
