@@ -1,7 +1,7 @@
 # Shared by the scripts in bin/: where the project is, and building its jars when they are missing or older than
 # the sources. Sourced, never run.
 XD_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-XD_SINGLENODE_JAR="$XD_HOME/dist/target/xd.jar"
+XD_SINGLENODE_JAR="$XD_HOME/server/target/xd.jar"
 XD_SHELL_JAR="$XD_HOME/shell/target/xd-shell.jar"
 XD_BENCHMARKS_JAR="$XD_HOME/benchmarks/target/benchmarks.jar"
 

@@ -1,0 +1,68 @@
+package io.xd.container;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * How a container describes itself to the cluster ({@code xd.container.*}); deployment criteria match these.
+ */
+@ConfigurationProperties("xd.container")
+public class ContainerProperties {
+
+	/** The container id; empty picks one (singlenode keeps its id in the data directory across restarts). */
+	private String id = "";
+
+	/** Comma-separated groups the container belongs to ({@code --groups}, {@code XD_CONTAINER_GROUPS}). */
+	private String groups = "";
+
+	/** The host name to advertise; empty means this machine's name. */
+	private String host = "";
+
+	/** The IP address to advertise; empty means this machine's address. */
+	private String ip = "";
+
+	/** Custom attributes, such as {@code xd.container.attributes.zone=east}. */
+	private Map<String, String> attributes = new LinkedHashMap<>();
+
+	public String getId() {
+		return this.id;
+	}
+
+	public void setId(String id) {
+		this.id = id;
+	}
+
+	public String getGroups() {
+		return this.groups;
+	}
+
+	public void setGroups(String groups) {
+		this.groups = groups;
+	}
+
+	public String getHost() {
+		return this.host;
+	}
+
+	public void setHost(String host) {
+		this.host = host;
+	}
+
+	public String getIp() {
+		return this.ip;
+	}
+
+	public void setIp(String ip) {
+		this.ip = ip;
+	}
+
+	public Map<String, String> getAttributes() {
+		return this.attributes;
+	}
+
+	public void setAttributes(Map<String, String> attributes) {
+		this.attributes = attributes;
+	}
+}

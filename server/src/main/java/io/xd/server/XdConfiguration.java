@@ -1,0 +1,55 @@
+package io.xd.server;
+
+import java.nio.file.Path;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import io.xd.modules.ModuleRegistry;
+
+/**
+ * What every XD process needs: the ZooKeeper connection (singlenode may start an embedded server; an admin or a
+ * container must be given one), the module registry and the web server's settings.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ZooKeeperProperties.class)
+public class XdConfiguration {
+
+	@Bean(destroyMethod = "close")
+	public ClusterConnection clusterConnection(ZooKeeperProperties properties, Environment environment,
+			@Value("${xd.data.dir}") Path dataDirectory) throws Exception {
+		boolean singlenode = environment.matchesProfiles(XdMode.SINGLENODE.profile());
+		String connect = properties.getClient().getConnect();
+		if (!singlenode && (connect == null || connect.isBlank())) {
+			throw new IllegalStateException("A separate admin or container needs a ZooKeeper ensemble: set "
+					+ "zk.client.connect (in servers.yml or --zk.client.connect=host:2181); bin/zookeeper-local start "
+					+ "runs one on 127.0.0.1:2181");
+		}
+		return new ClusterConnection(properties, dataDirectory);
+	}
+
+	@Bean
+	public CuratorFramework curatorFramework(ClusterConnection connection) {
+		return connection.client();
+	}
+
+	/**
+	 * Lets a path with an encoded '/' (say {@code /streams/definitions/a%2Fb}) reach the REST API, which answers it
+	 * with its usual JSON 404, rather than Tomcat refusing it with an HTML page.
+	 */
+	@Bean
+	public TomcatConnectorCustomizer encodedSlashPassThrough() {
+		return connector -> connector.setEncodedSolidusHandling("passthrough");
+	}
+
+	@Bean
+	public ModuleRegistry moduleRegistry() {
+		return ModuleRegistry.fromClassPath();
+	}
+}

@@ -1,0 +1,87 @@
+package io.xd.server;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * How XD reaches ZooKeeper ({@code zk.*}, Spring XD's keys).
+ */
+@ConfigurationProperties("zk")
+public class ZooKeeperProperties {
+
+	/** The namespace (root node) under which XD keeps its state. */
+	private String namespace = "xd";
+
+	/** Session timeout: how soon a crashed container's modules are redeployed elsewhere. */
+	private Duration sessionTimeout = Duration.ofSeconds(60);
+
+	/** How long to wait for a connection before giving up at start-up. */
+	private Duration connectionTimeout = Duration.ofSeconds(30);
+
+	private final Client client = new Client();
+
+	private final Embedded embedded = new Embedded();
+
+	public String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(String namespace) {
+		this.namespace = namespace;
+	}
+
+	public Duration getSessionTimeout() {
+		return this.sessionTimeout;
+	}
+
+	public void setSessionTimeout(Duration sessionTimeout) {
+		this.sessionTimeout = sessionTimeout;
+	}
+
+	public Duration getConnectionTimeout() {
+		return this.connectionTimeout;
+	}
+
+	public void setConnectionTimeout(Duration connectionTimeout) {
+		this.connectionTimeout = connectionTimeout;
+	}
+
+	public Client getClient() {
+		return this.client;
+	}
+
+	public Embedded getEmbedded() {
+		return this.embedded;
+	}
+
+	/** The ZooKeeper ensemble to join. */
+	public static class Client {
+
+		/** {@code host:port[,host:port...]}; empty means singlenode's embedded server. */
+		private String connect = "";
+
+		public String getConnect() {
+			return this.connect;
+		}
+
+		public void setConnect(String connect) {
+			this.connect = connect;
+		}
+	}
+
+	/** Singlenode's embedded ZooKeeper server. */
+	public static class Embedded {
+
+		/** The port of the embedded server, on 127.0.0.1; 0 picks a free one. */
+		private int serverPort = 0;
+
+		public int getServerPort() {
+			return this.serverPort;
+		}
+
+		public void setServerPort(int serverPort) {
+			this.serverPort = serverPort;
+		}
+	}
+}

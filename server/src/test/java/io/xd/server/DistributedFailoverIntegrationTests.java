@@ -1,0 +1,279 @@
+package io.xd.server;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+import tools.jackson.databind.JsonNode;
+
+import io.xd.bus.kafka.SharedKafkaBroker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The distributed runtime as separate processes on loopback: a ZooKeeper server, one admin and three containers
+ * forked from the built jar, modules talking through a real Kafka broker.
+ */
+class DistributedFailoverIntegrationTests {
+
+	private static final int MESSAGES = 300_000;
+
+	@TempDir
+	Path data;
+
+	private final List<XdProcess> processes = new ArrayList<>();
+
+	private String testName = "test";
+
+	@BeforeEach
+	void name(TestInfo info) {
+		this.testName = info.getTestMethod().map(method -> method.getName()).orElse("test");
+	}
+
+	@AfterEach
+	void stopAll() {
+		this.processes.forEach(XdProcess::close);
+	}
+
+	@Test
+	void redeploysAKilledContainersModuleElsewhereWithoutLosingAMessage() {
+		failOver(true);
+	}
+
+	@Test
+	void aContainerStoppedWithSigtermHandsOverWithoutLosingAMessage() {
+		failOver(false);
+	}
+
+	/** Runs the stream, stops a bridge's container mid-stream (SIGKILL or SIGTERM), and checks what came out. */
+	private void failOver(boolean kill) {
+		String brokers = SharedKafkaBroker.brokers();
+		int zkPort = XdProcess.freePort();
+		XdProcess zookeeper = fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")));
+		zookeeper.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+
+		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
+				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
+				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN",
+				"--logging.level.io.xd.bus.kafka.StaleEpochCommitRetry=DEBUG");
+		int adminPort = XdProcess.freePort();
+		XdProcess admin = fork("admin", "admin", with(common, "--server.port=" + adminPort,
+				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s",
+				"--xd.admin.departureGracePeriod=1s"));
+		Map<String, XdProcess> containers = new HashMap<>();
+		for (String id : List.of("c1", "c2", "c3")) {
+			containers.put(id, fork(id, "container", with(common, "--server.port=0", "--xd.container.id=" + id,
+					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
+		}
+		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		containers.values().forEach(process -> process.awaitLog("Started XdApplication", Duration.ofSeconds(120)));
+		AdminApi api = new AdminApi("http://127.0.0.1:" + adminPort);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> api.get("/runtime/containers").json().get("content").size() == 3);
+
+		// a stream (and so topics and consumer groups) of its own per test: the tests share one broker. Two bridges:
+		// on c1 and c2 (the least loaded, ties broken by id), the generator on c1 by its criteria; paced, so that
+		// records still arrive on the stopped bridge's partition when it stops (15 s in all)
+		String stream = kill ? "killed" : "stopped";
+		api.createStream(stream, "load-generator --messageCount=" + MESSAGES + " --rate=" + (MESSAGES / 15)
+				+ " --messageSize=64 --generateTimestamp=true | bridge > queue:" + stream + "-out", false);
+		assertThat(api.postForm("/streams/deployments/" + stream, Map.of("properties",
+				"module.load-generator.criteria=groups.contains('source'),module.bridge.count=2")).status())
+			.isEqualTo(201);
+		await().atMost(Duration.ofSeconds(60)).until(() -> api.status(stream).equals("deployed"));
+		assertThat(hosts(api, "bridge")).containsExactlyInAnyOrder("c1", "c2");
+
+		// mid-stream: once a fifth of the messages has come out and c2's bridge is busy with its partition, stop c2
+		String outTopic = "queue_3A" + stream + "-out";
+		AdminApi c2 = actuator(containers.get("c2"));
+		try (KafkaConsumer<byte[], byte[]> reader = reader(brokers)) {
+			reader.subscribe(List.of(outTopic));
+			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+			long handledByC2 = 0;
+			while ((records.size() < MESSAGES / 5 || handledByC2 < 5_000) && System.nanoTime() < deadline) {
+				reader.poll(Duration.ofMillis(100)).forEach(records::add);
+				handledByC2 = messagesIn(c2, "bridge");
+			}
+			assertThat(records.size()).as("messages out before the stop").isGreaterThanOrEqualTo(MESSAGES / 5);
+			assertThat(handledByC2).as("messages c2's bridge handled before the stop").isGreaterThanOrEqualTo(5_000);
+			assertThat(records.size()).as("messages out before the stop").isLessThan(MESSAGES * 9 / 10);
+			long killedAt = System.nanoTime();
+			if (kill) {
+				containers.get("c2").kill();
+			}
+			else {
+				containers.get("c2").close();
+			}
+
+			await().atMost(Duration.ofSeconds(30)).until(() -> hosts(api, "bridge").contains("c3"));
+			Duration redeployed = Duration.ofNanos(System.nanoTime() - killedAt);
+
+			BitSet seen = new BitSet(MESSAGES);
+			long duplicates = 0;
+			BitSet repeated = new BitSet(MESSAGES);
+			deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+			int index = 0;
+			while (seen.cardinality() < MESSAGES && System.nanoTime() < deadline) {
+				for (; index < records.size(); index++) {
+					int sequence = ByteBuffer.wrap(records.get(index).value()).getInt(0);
+					if (seen.get(sequence)) {
+						duplicates++;
+						repeated.set(sequence);
+					}
+					seen.set(sequence);
+				}
+				reader.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+			System.out.printf("Failover: bridge redeployed on c3 %d ms after %s of c2 (it had handled %d messages); "
+					+ "%d of %d sequence numbers received, %d duplicates%n", redeployed.toMillis(),
+					kill ? "SIGKILL" : "SIGTERM", handledByC2, seen.cardinality(), MESSAGES, duplicates);
+			if (duplicates > 0) {
+				System.out.println("Failover: repeated sequence numbers " + ranges(repeated));
+			}
+			assertThat(redeployed).isLessThan(Duration.ofSeconds(15));
+			// the surviving container's Prometheus endpoint shows its modules' meters, tagged by stream and module
+			String metrics = actuator(containers.get("c1")).get("/actuator/prometheus").body();
+			assertThat(metrics).contains("xd_module_messages_out_total{instance=\"1\",module=\"load-generator\","
+					+ "stream=\"" + stream + "\",type=\"source\"}", "xd_module_messages_in_total{instance=\"1\","
+							+ "module=\"bridge\",stream=\"" + stream + "\",type=\"processor\"}");
+			assertThat(seen.cardinality()).as("distinct sequence numbers received").isEqualTo(MESSAGES);
+			if (kill) {
+				// the pipe got a partition per bridge instance (count=2): after a crash at most one poll's records
+				// (max.poll.records = 500) per partition come twice
+				assertThat(duplicates).isLessThanOrEqualTo(2 * 500);
+			}
+			else {
+				// a clean stop commits everything its bridge handled before its partition moves on
+				assertThat(duplicates).isZero();
+			}
+		}
+	}
+
+	@Test
+	void anotherAdminTakesOverWhenTheLeaderDiesDuringADeploymentAndDeploysTheStreamOnce() {
+		String brokers = SharedKafkaBroker.brokers();
+		int zkPort = XdProcess.freePort();
+		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
+				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
+				"--logging.level.org.apache.kafka=WARN");
+		int leaderPort = XdProcess.freePort();
+		XdProcess leader = fork("admin1", "admin", with(common, "--server.port=" + leaderPort,
+				"--xd.data.dir=" + this.data.resolve("admin1"), "--xd.admin.reconcileInterval=1s"));
+		leader.awaitLog("is now the leader", Duration.ofSeconds(120));
+		int followerPort = XdProcess.freePort();
+		XdProcess follower = fork("admin2", "admin", with(common, "--server.port=" + followerPort,
+				"--xd.data.dir=" + this.data.resolve("admin2"), "--xd.admin.reconcileInterval=1s"));
+		XdProcess container = fork("c1", "container", with(common, "--server.port=0", "--xd.container.id=c1",
+				"--xd.data.dir=" + this.data.resolve("c1")));
+		follower.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		container.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		assertThat(follower.log()).doesNotContain("is now the leader");
+		AdminApi api = new AdminApi("http://127.0.0.1:" + followerPort);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> api.get("/runtime/containers").json().get("content").size() == 1);
+
+		// the follower takes the request; the leader, which would act on it, dies at once
+		api.createStream("once", "time --fixedDelay=1 | bridge | log", false);
+		assertThat(api.postForm("/streams/deployments/once", Map.of()).status()).isEqualTo(201);
+		leader.kill();
+
+		follower.awaitLog("is now the leader", Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("once").equals("deployed"));
+		List<String> modules = new ArrayList<>();
+		api.get("/runtime/modules").json().get("content").forEach(module -> modules.add(module.get("moduleId")
+			.asString()));
+		assertThat(modules).containsExactlyInAnyOrder("once.source.time.1", "once.processor.bridge.1",
+				"once.sink.log.1");
+		assertThat(container.log().split("Deployed module once.source.time.1", -1)).hasSize(2);
+
+		// a stream asking for more instances than there are containers is incomplete until a container joins
+		api.createStream("wider", "time --fixedDelay=1 | log", false);
+		api.postForm("/streams/deployments/wider", Map.of("properties", "module.log.count=2"));
+		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("incomplete"));
+		fork("c2", "container", with(common, "--server.port=0", "--xd.container.id=c2",
+				"--xd.data.dir=" + this.data.resolve("c2")))
+			.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("deployed"));
+		assertThat(api.get("/runtime/modules?moduleId=wider.sink.log.2").json().get("content").get(0)
+			.get("containerId").asString()).isEqualTo("c2");
+	}
+
+	/** The HTTP endpoint of a container, from the port it logged at start-up. */
+	private static AdminApi actuator(XdProcess container) {
+		Matcher port = Pattern.compile("Tomcat started on port (\\d+)").matcher(container.log());
+		assertThat(port.find()).as("the container logged its port").isTrue();
+		return new AdminApi("http://127.0.0.1:" + port.group(1));
+	}
+
+	/** What a container's Prometheus endpoint says a module (of any instance) has taken in; 0 before it shows. */
+	private static long messagesIn(AdminApi container, String module) {
+		Matcher value = Pattern.compile("xd_module_messages_in_total\\{[^}]*module=\"" + Pattern.quote(module)
+				+ "\"[^}]*\\} (\\S+)").matcher(container.get("/actuator/prometheus").body());
+		return value.find() ? (long) Double.parseDouble(value.group(1)) : 0;
+	}
+
+	/** The set bits as ranges, "[12-40, 77]", for reading which partition's batches came twice. */
+	private static String ranges(BitSet bits) {
+		List<String> ranges = new ArrayList<>();
+		for (int start = bits.nextSetBit(0); start >= 0; ) {
+			int end = bits.nextClearBit(start) - 1;
+			ranges.add((start == end) ? String.valueOf(start) : start + "-" + end);
+			start = bits.nextSetBit(end + 1);
+		}
+		return ranges.toString();
+	}
+
+	private static List<String> hosts(AdminApi api, String label) {
+		List<String> hosts = new ArrayList<>();
+		for (JsonNode module : api.get("/runtime/modules").json().get("content")) {
+			if (module.get("moduleId").asString().contains(".processor." + label + ".")
+					&& "deployed".equals(module.path("deploymentStatus").asString())) {
+				hosts.add(module.get("containerId").asString());
+			}
+		}
+		return hosts;
+	}
+
+	private static KafkaConsumer<byte[], byte[]> reader(String brokers) {
+		Map<String, Object> config = new HashMap<>();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+	}
+
+	private XdProcess fork(String name, String mode, List<String> args) {
+		// logs outside the temporary directory, so that a failed run can be read afterwards
+		XdProcess process = XdProcess.start(Path.of("target", "failover-logs", this.testName), name, mode, args);
+		this.processes.add(process);
+		return process;
+	}
+
+	private static List<String> with(List<String> common, String... more) {
+		List<String> all = new ArrayList<>(common);
+		all.addAll(List.of(more));
+		return all;
+	}
+}

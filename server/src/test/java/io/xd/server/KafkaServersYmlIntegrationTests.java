@@ -1,0 +1,78 @@
+package io.xd.server;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.modules.builtin.ThroughputSink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** A servers.yml with the settings of the seed's Kafka benchmark, written for Spring XD, runs a stream on Kafka. */
+class KafkaServersYmlIntegrationTests {
+
+	@TempDir
+	Path data;
+
+	@Test
+	void loadsTheSeedsServersYmlAndWritesRawRecordsThatAPlainConsumerReadsUnchanged() throws Exception {
+		Path config = Files.createDirectories(this.data.resolve("config"));
+		Files.writeString(config.resolve("servers.yml"), """
+				xd:
+				  transport: kafka
+				  messagebus:
+				    kafka:
+				      brokers: %s
+				      zkAddress: localhost:2181
+				      mode: raw
+				      default:
+				        batchSize: 128000
+				        minPartitionCount: 6
+				        replicationFactor: 1
+				""".formatted(SharedKafkaBroker.brokers()));
+		try (SingleNode node = new SingleNode(this.data.resolve("xd"),
+				"--spring.config.import=optional:file:" + config.resolve("servers.yml"))) {
+			node.createStream("seedlike", "load-generator --messageCount=10000 --messageSize=100 | throughput", true);
+			await().atMost(Duration.ofSeconds(60)).until(() -> {
+				ThroughputSink sink = (ThroughputSink) node.module("seedlike.sink.throughput.1");
+				return sink != null && sink.totals().messages() == 10_000;
+			});
+		}
+
+		Map<String, Object> settings = new HashMap<>();
+		settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
+		settings.put(ConsumerConfig.GROUP_ID_CONFIG, "plain-" + UUID.randomUUID());
+		settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
+				new ByteArrayDeserializer())) {
+			assertThat(consumer.partitionsFor("seedlike.0")).hasSize(6);
+			consumer.subscribe(List.of("seedlike.0"));
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (records.size() < 10_000 && System.nanoTime() < deadline) {
+				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+		}
+		assertThat(records).hasSize(10_000);
+		assertThat(records).allSatisfy(record -> {
+			assertThat(record.value()).hasSize(100);
+			assertThat(record.headers().toArray()).isEmpty();
+			assertThat(record.key()).isNull();
+		});
+		assertThat(records.stream().map(ConsumerRecord::partition).distinct().count()).isGreaterThan(1);
+	}
+}

@@ -1,0 +1,115 @@
+package io.xd.server;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.server.TestModules.SequenceCheckSink;
+import io.xd.modules.builtin.ThroughputSink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Singlenode with the Kafka transport against a real in-process KRaft broker. */
+class KafkaTransportIntegrationTests {
+
+	@TempDir
+	static Path data;
+
+	private static SingleNode node;
+
+	@BeforeAll
+	static void start() {
+		node = new SingleNode(data, "--transport=kafka", "--xd.messagebus.kafka.brokers=" + SharedKafkaBroker.brokers(),
+				"--xd.messagebus.kafka.default.minPartitionCount=3",
+				"--xd.messagebus.kafka.default.backOffInitialInterval=20",
+				"--xd.messagebus.kafka.zkAddress=localhost:2181");
+	}
+
+	@AfterAll
+	static void stop() {
+		node.close();
+	}
+
+	@Test
+	void deliversEveryGeneratedMessageExactlyOnceInACleanRun() {
+		int count = 200_000;
+		node.createStream("exactly", "load-generator --messageCount=" + count
+				+ " --messageSize=100 --generateTimestamp=true | sequence-check", false);
+		node.createStream("counted", "tap:stream:exactly > throughput --reportEveryMs=0", true);
+		await().atMost(Duration.ofSeconds(60)).until(() -> node.status("counted").equals("deployed"));
+		assertThat(node.postForm("/streams/deployments/exactly", Map.of()).status()).isEqualTo(201);
+
+		await().atMost(Duration.ofSeconds(120)).until(() -> {
+			SequenceCheckSink sink = (SequenceCheckSink) node.module("exactly.sink.sequence-check.1");
+			return sink != null && sink.received() >= count;
+		});
+		SequenceCheckSink sink = (SequenceCheckSink) node.module("exactly.sink.sequence-check.1");
+		BitSet seen = sink.seen();
+		assertThat(seen.cardinality()).isEqualTo(count);
+		assertThat(seen.nextClearBit(0)).isEqualTo(count);
+		assertThat(sink.duplicates()).isZero();
+		assertThat(sink.received()).isEqualTo(count);
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			ThroughputSink tap = (ThroughputSink) node.module("counted.sink.throughput.1");
+			return tap != null && tap.totals().messages() == count;
+		});
+	}
+
+	@Test
+	void aProcessorThatFailsSendsExactlyThoseMessagesToTheDeadLetterTopicAndTheRestArrives() {
+		node.createStream("partly", "load-generator --messageCount=1000 --messageSize=64 --generateTimestamp=true"
+				+ " | fail-on --every=100 | sequence-check", false);
+		assertThat(node.postForm("/streams/deployments/partly",
+				Map.of("properties", "module.fail-on.consumer.maxAttempts=3")).status()).isEqualTo(201);
+
+		await().atMost(Duration.ofSeconds(120)).until(() -> {
+			SequenceCheckSink sink = (SequenceCheckSink) node.module("partly.sink.sequence-check.1");
+			return sink != null && sink.received() >= 990;
+		});
+		SequenceCheckSink sink = (SequenceCheckSink) node.module("partly.sink.sequence-check.1");
+		BitSet seen = sink.seen();
+		for (int i = 0; i < 1000; i++) {
+			assertThat(seen.get(i)).as("sequence %d received", i).isEqualTo(i % 100 != 0);
+		}
+		List<ConsumerRecord<byte[], byte[]>> dead = read("error.partly.0.partly.0", 10);
+		assertThat(dead).hasSize(10);
+		assertThat(dead).extracting(record -> new String(record.headers().lastHeader("kafka_dlt-exception-message")
+			.value(), StandardCharsets.UTF_8)).allMatch(message -> message.contains("fail-on refuses sequence number"));
+	}
+
+	private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int expected) {
+		Map<String, Object> config = new HashMap<>();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+				new ByteArrayDeserializer())) {
+			consumer.subscribe(List.of(topic));
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (records.size() < expected && System.nanoTime() < deadline) {
+				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+			// anything more that arrives shortly after would be a duplicate dead letter
+			consumer.poll(Duration.ofSeconds(1)).forEach(records::add);
+		}
+		return records;
+	}
+}

@@ -1,0 +1,116 @@
+package io.xd.server;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.xd.shell.XdShell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Drives a singlenode through the XD shell's non-interactive modes (a command file, and commands on standard input),
+ * as a script or a CI job would.
+ */
+class ShellIntegrationTests {
+
+	@TempDir
+	static Path data;
+
+	private static SingleNode node;
+
+	@BeforeAll
+	static void start() {
+		node = new SingleNode(data);
+	}
+
+	@AfterAll
+	static void stop() {
+		node.close();
+	}
+
+	@Test
+	void createsDeploysListsUndeploysAndDestroysAStream() throws Exception {
+		Path create = Files.writeString(data.resolve("create.xd"), """
+				# comments and blank lines are skipped
+
+				stream create ticktock --definition "time --fixedDelay=1 | log"
+				stream deploy --name ticktock --properties "module.*.count=1"
+				stream list
+				""");
+		Shell created = shell("--cmdfile", create.toString());
+		assertThat(created.exitStatus()).as(created.output()).isZero();
+		assertThat(created.output()).contains("xd:> stream create ticktock", "Created new stream 'ticktock'",
+				"Deployed stream 'ticktock'", "Stream Name", "ticktock", "time --fixedDelay=1 | log");
+
+		await().atMost(Duration.ofSeconds(20)).until(() -> node.status("ticktock").equals("deployed"));
+
+		Shell inspected = shellWithInput("""
+				runtime containers
+				runtime modules
+				module info source:time
+				""");
+		assertThat(inspected.exitStatus()).as(inspected.output()).isZero();
+		assertThat(inspected.output()).contains("Container Id", "127.0.0.1", "ticktock.source.time.1",
+				"ticktock.sink.log.1", "fixedDelay");
+
+		Shell removed = shellWithInput("""
+				stream undeploy ticktock
+				stream destroy --name ticktock
+				stream list
+				""");
+		assertThat(removed.exitStatus()).as(removed.output()).isZero();
+		assertThat(removed.output()).contains("Un-deployed stream 'ticktock'", "Destroyed stream 'ticktock'")
+			.doesNotContain("time --fixedDelay=1 | log");
+		assertThat(node.get("/streams/definitions/ticktock").status()).isEqualTo(404);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> node.get("/runtime/modules").json().get("content").isEmpty());
+	}
+
+	@Test
+	void stopsAtTheFirstFailingCommandWithExitStatusOneAndTheServersMessage() throws Exception {
+		Shell shell = shellWithInput("""
+				stream create broken --definition "time | | log"
+				stream create never --definition "time | log"
+				""");
+		assertThat(shell.exitStatus()).isEqualTo(1);
+		assertThat(shell.output()).contains("Command failed:", "time | | log", "^")
+			.doesNotContain("xd:> stream create never");
+		assertThat(node.get("/streams/definitions/never").status()).isEqualTo(404);
+	}
+
+	private static Shell shellWithInput(String commands) {
+		return run(new String[] { "--uri", node.baseUri() },
+				new ByteArrayInputStream(commands.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private static Shell shell(String... args) {
+		String[] all = new String[args.length + 2];
+		all[0] = "--uri";
+		all[1] = node.baseUri();
+		System.arraycopy(args, 0, all, 2, args.length);
+		return run(all, new ByteArrayInputStream(new byte[0]));
+	}
+
+	private static Shell run(String[] args, ByteArrayInputStream stdin) {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		int status;
+		try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+			status = XdShell.run(args, stdin, out, false);
+		}
+		return new Shell(status, bytes.toString(StandardCharsets.UTF_8));
+	}
+
+	private record Shell(int exitStatus, String output) {
+	}
+}

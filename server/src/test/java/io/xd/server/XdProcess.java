@@ -1,0 +1,139 @@
+package io.xd.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An XD process forked from the built jar ({@code target/xd.jar}, made in the package phase before the integration
+ * tests run): {@code java -jar xd.jar <mode> <args>}, its output in a log file.
+ */
+final class XdProcess implements AutoCloseable {
+
+	private static final Path JAR = Path.of("target", "xd.jar").toAbsolutePath();
+
+	private final String name;
+
+	private final Process process;
+
+	private final Path log;
+
+	private XdProcess(String name, Process process, Path log) {
+		this.name = name;
+		this.process = process;
+		this.log = log;
+	}
+
+	static XdProcess start(Path logDirectory, String name, String mode, List<String> args) {
+		if (!Files.isRegularFile(JAR)) {
+			throw new IllegalStateException(JAR + " is missing: the integration tests run after the package phase");
+		}
+		String java = ProcessHandle.current().info().command().orElse("java");
+		List<String> command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+				"-XX:+UseSerialGC", "-jar", JAR.toString(), mode));
+		command.addAll(args);
+		try {
+			Files.createDirectories(logDirectory);
+			Path log = logDirectory.resolve(name + ".log");
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(log.toFile())
+				.start();
+			return new XdProcess(name, process, log);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Waits until the log contains {@code text}; fails with the log's end when the process dies or time runs out. */
+	XdProcess awaitLog(String text, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (log().contains(text)) {
+				return this;
+			}
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException(this.name + " exited with " + this.process.exitValue()
+						+ " before logging '" + text + "':\n" + tail());
+			}
+			sleep(100);
+		}
+		throw new IllegalStateException(this.name + " did not log '" + text + "' within " + timeout + ":\n" + tail());
+	}
+
+	String log() {
+		try {
+			return Files.readString(this.log, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+	String tail() {
+		String all = log();
+		return all.substring(Math.max(0, all.length() - 4000));
+	}
+
+	/** SIGKILL: no shutdown hook runs, the ZooKeeper session is left to expire. */
+	void kill() {
+		this.process.destroyForcibly();
+		waitFor();
+	}
+
+	boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	/** SIGTERM, then SIGKILL after 20 s. */
+	@Override
+	public void close() {
+		if (this.process.isAlive()) {
+			this.process.destroy();
+			try {
+				if (!this.process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+					this.process.destroyForcibly();
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				this.process.destroyForcibly();
+			}
+		}
+	}
+
+	private void waitFor() {
+		try {
+			this.process.waitFor();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+}
