@@ -4,7 +4,6 @@ import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
@@ -14,12 +13,14 @@ import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.cluster.DeploymentSupervisor;
 import io.xd.admin.stream.StreamPlanner;
 import io.xd.admin.stream.StreamService;
+import io.xd.core.BindingKeys;
 import io.xd.modules.ModuleRegistry;
 
 /**
  * The admin server's parts: stream planning and storage, the deployment supervisor and the REST API. Needs a
  * started {@link CuratorFramework} bean, connected to the cluster's ZooKeeper and namespace, and the
- * {@link ModuleRegistry} of the modules streams may use.
+ * {@link ModuleRegistry} of the modules streams may use, and the {@link BindingKeys} that the configured transport's
+ * message bus declares (the admin checks deployment properties against them without running a bus).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AdminProperties.class)
@@ -45,7 +46,7 @@ public class AdminConfiguration {
 
 	@Bean
 	public StreamService streamService(ClusterStore store, StreamPlanner planner, DeploymentSupervisor supervisor,
-			@Value("${xd.transport:local}") String transport) {
-		return new StreamService(store, planner, supervisor::trigger, transport);
+			BindingKeys bindingKeys) {
+		return new StreamService(store, planner, supervisor::trigger, bindingKeys);
 	}
 }

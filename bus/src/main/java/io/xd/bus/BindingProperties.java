@@ -2,14 +2,15 @@ package io.xd.bus;
 
 import java.util.Collections;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
+
+import io.xd.core.BindingKeys;
 
 /**
  * Settings for one binding, such as {@code concurrency} or {@code partitionKeyExpression}, given as the suffix of
  * the deployment property {@code module.<label>.producer.<key>} or {@code module.<label>.consumer.<key>}. Each bus
- * accepts the keys it understands and rejects every other key with {@link #requireOnly}.
+ * declares the keys it understands ({@link io.xd.bus.MessageBus#bindingKeys()}) and rejects every other key with
+ * {@link #requireSupported}.
  */
 public final class BindingProperties {
 
@@ -56,19 +57,12 @@ public final class BindingProperties {
 	}
 
 	/**
-	 * Rejects every key not in {@code supported}.
+	 * Rejects every key the bus does not declare for that side.
 	 * @param bus the bus's name for the message, such as {@code LocalMessageBus}
-	 * @param side {@code producer} or {@code consumer}
-	 * @throws IllegalArgumentException in Spring XD's words: "{@code <bus> does not support consumer properties:
-	 * a, b}"
+	 * @throws IllegalArgumentException as {@link BindingKeys#requireSupported} words it
 	 */
-	public void requireOnly(Set<String> supported, String bus, String side) {
-		Set<String> unsupported = new TreeSet<>(this.values.keySet());
-		unsupported.removeAll(supported);
-		if (!unsupported.isEmpty()) {
-			throw new IllegalArgumentException(bus + " does not support " + side + " propert"
-					+ (unsupported.size() == 1 ? "y" : "ies") + ": " + String.join(", ", unsupported));
-		}
+	public void requireSupported(BindingKeys keys, String bus, BindingKeys.Side side) {
+		keys.requireSupported(bus, side, this.values.keySet());
 	}
 
 	@Override

@@ -2,6 +2,8 @@ package io.xd.bus;
 
 import org.springframework.messaging.MessageHandler;
 
+import io.xd.core.BindingKeys;
+
 /**
  * Carries messages between the modules of streams: the transport SPI that every bus (local, Kafka) implements and
  * that the shared contract tests check.
@@ -33,8 +35,13 @@ public interface MessageBus extends AutoCloseable {
 	/** Binds a consumer of a point-to-point channel. */
 	Binding bindConsumer(String name, MessageHandler handler, BindingProperties properties);
 
-	/** Binds the sending end of a publish-subscribe channel ({@code topic:} or tap). */
-	ProducerBinding bindPubSubProducer(String name, BindingProperties properties);
+	/**
+	 * Binds the sending end of a publish-subscribe channel ({@code topic:} or tap).
+	 * @param tapName as for {@link #bindProducer}: the tap channel on which this producer's messages are also
+	 * published while the tap has subscribers, or {@code null} for none; an untapped producer writes each message
+	 * once
+	 */
+	ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties);
 
 	/**
 	 * Binds a consumer of a publish-subscribe channel.
@@ -42,6 +49,13 @@ public interface MessageBus extends AutoCloseable {
 	 * this consumer alone, which receives only what is published after it binds
 	 */
 	Binding bindPubSubConsumer(String name, String group, MessageHandler handler, BindingProperties properties);
+
+	/**
+	 * The binding properties this bus accepts; a binding given any other key fails with
+	 * {@link IllegalArgumentException}. The same declaration is available without a bus instance from
+	 * {@link Transport#bindingKeys()}, for an admin that checks deployments of streams it does not run.
+	 */
+	BindingKeys bindingKeys();
 
 	/** Unbinds everything and releases the bus's threads and connections. */
 	@Override

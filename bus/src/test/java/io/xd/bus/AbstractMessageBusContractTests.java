@@ -153,7 +153,7 @@ public abstract class AbstractMessageBusContractTests {
 		Received second = new Received();
 		this.bus.bindPubSubConsumer(name, null, first, BindingProperties.NONE);
 		this.bus.bindPubSubConsumer(name, null, second, BindingProperties.NONE);
-		ProducerBinding producer = this.bus.bindPubSubProducer(name, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindPubSubProducer(name, null, BindingProperties.NONE);
 		awaitConsumersReady();
 
 		sendNumbered(producer, 100);
@@ -170,7 +170,7 @@ public abstract class AbstractMessageBusContractTests {
 		Received second = new Received();
 		this.bus.bindPubSubConsumer(name, "workers", first, BindingProperties.NONE);
 		this.bus.bindPubSubConsumer(name, "workers", second, BindingProperties.NONE);
-		ProducerBinding producer = this.bus.bindPubSubProducer(name, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindPubSubProducer(name, null, BindingProperties.NONE);
 		awaitConsumersReady();
 
 		sendNumbered(producer, 100);

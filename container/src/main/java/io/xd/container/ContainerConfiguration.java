@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import io.xd.bus.MessageBus;
+import io.xd.bus.Transport;
 import io.xd.bus.kafka.KafkaBusProperties;
 import io.xd.bus.kafka.KafkaMessageBus;
 import io.xd.bus.local.LocalMessageBus;
@@ -48,11 +49,9 @@ public class ContainerConfiguration {
 	@Bean(destroyMethod = "close")
 	public MessageBus messageBus(@Value("${xd.transport:local}") String transport,
 			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize, KafkaBusProperties kafka) {
-		return switch (transport) {
-			case "local" -> new LocalMessageBus(queueSize);
-			case "kafka" -> new KafkaMessageBus(kafka);
-			default -> throw new IllegalStateException("xd.transport must be 'local' or 'kafka', but was '"
-					+ transport + "'");
+		return switch (Transport.of(transport)) {
+			case LOCAL -> new LocalMessageBus(queueSize);
+			case KAFKA -> new KafkaMessageBus(kafka);
 		};
 	}
 

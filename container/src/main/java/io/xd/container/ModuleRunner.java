@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
@@ -95,12 +94,7 @@ public final class ModuleRunner {
 	private ProducerBinding bindOutput(ModuleDeployment deployment) {
 		BindingProperties properties = BindingProperties.of(deployment.producerProperties());
 		if (ChannelNames.isPublishSubscribe(deployment.output())) {
-			ProducerBinding topic = this.bus.bindPubSubProducer(deployment.output(), properties);
-			if (deployment.tap() == null) {
-				return topic;
-			}
-			// a module writing to a topic: has no pipe for the bus to tap, so its output is published to both
-			return new TeeBinding(topic, this.bus.bindPubSubProducer(deployment.tap(), BindingProperties.NONE));
+			return this.bus.bindPubSubProducer(deployment.output(), deployment.tap(), properties);
 		}
 		return this.bus.bindProducer(deployment.output(), deployment.tap(), properties);
 	}
@@ -211,33 +205,6 @@ public final class ModuleRunner {
 			catch (RuntimeException ex) {
 				logger.warn("Could not unbind {} of module {}", binding.name(), this.deployment.moduleId(), ex);
 			}
-		}
-	}
-
-	/** A producer binding that publishes each message to a main channel, then to a tap channel. */
-	private record TeeBinding(ProducerBinding main, ProducerBinding tap) implements ProducerBinding, MessageChannel {
-
-		@Override
-		public boolean send(Message<?> message, long timeout) {
-			this.main.channel().send(message, timeout);
-			this.tap.channel().send(message, timeout);
-			return true;
-		}
-
-		@Override
-		public String name() {
-			return this.main.name();
-		}
-
-		@Override
-		public MessageChannel channel() {
-			return this;
-		}
-
-		@Override
-		public void unbind() {
-			this.main.unbind();
-			this.tap.unbind();
 		}
 	}
 }

@@ -11,6 +11,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
+import io.xd.bus.Transport;
+import io.xd.core.BindingKeys;
 import io.xd.modules.ModuleRegistry;
 
 /**
@@ -46,6 +48,12 @@ public class XdConfiguration {
 	@Bean
 	public TomcatConnectorCustomizer encodedSlashPassThrough() {
 		return connector -> connector.setEncodedSolidusHandling("passthrough");
+	}
+
+	/** The binding properties that the configured transport's bus accepts, for the admin's deployment checks. */
+	@Bean
+	public BindingKeys bindingKeys(@Value("${xd.transport:local}") String transport) {
+		return Transport.of(transport).bindingKeys();
 	}
 
 	@Bean

@@ -3,20 +3,15 @@ package io.xd.server;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.bus.kafka.TopicRecords;
 import io.xd.modules.builtin.ThroughputSink;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,20 +48,10 @@ class KafkaServersYmlIntegrationTests {
 			});
 		}
 
-		Map<String, Object> settings = new HashMap<>();
-		settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
-		settings.put(ConsumerConfig.GROUP_ID_CONFIG, "plain-" + UUID.randomUUID());
-		settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-				new ByteArrayDeserializer())) {
+		try (KafkaConsumer<byte[], byte[]> consumer = TopicRecords.consumer()) {
 			assertThat(consumer.partitionsFor("seedlike.0")).hasSize(6);
-			consumer.subscribe(List.of("seedlike.0"));
-			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-			while (records.size() < 10_000 && System.nanoTime() < deadline) {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
 		}
+		List<ConsumerRecord<byte[], byte[]>> records = TopicRecords.read("seedlike.0", 10_000, Duration.ofSeconds(30));
 		assertThat(records).hasSize(10_000);
 		assertThat(records).allSatisfy(record -> {
 			assertThat(record.value()).hasSize(100);

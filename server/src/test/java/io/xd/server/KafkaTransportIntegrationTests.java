@@ -3,23 +3,18 @@ package io.xd.server;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.bus.kafka.TopicRecords;
 import io.xd.server.TestModules.SequenceCheckSink;
 import io.xd.modules.builtin.ThroughputSink;
 
@@ -73,6 +68,21 @@ class KafkaTransportIntegrationTests {
 	}
 
 	@Test
+	void aStreamWritingToANamedTopicWritesEachRecordOnceWhenUntapped() {
+		node.createStream("once", "load-generator --messageCount=1000 --messageSize=100 > topic:once-out", true);
+		await().atMost(Duration.ofSeconds(60)).until(() -> node.status("once").equals("deployed"));
+		List<String> topics = List.of("topic_3Aonce-out");
+		await().atMost(Duration.ofSeconds(60)).until(() -> TopicRecords.count(topics) >= 1000);
+		// every topic the stream may have written: its named topic and its tap topic (tap:stream:once...)
+		List<String> written = TopicRecords.topics(topic -> topic.equals("topic_3Aonce-out")
+				|| topic.contains("once"));
+		assertThat(written).contains("topic_3Aonce-out");
+		await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+			.until(() -> TopicRecords.count(written) == 1000);
+		assertThat(TopicRecords.count(written)).as("records in %s", written).isEqualTo(1000);
+	}
+
+	@Test
 	void aProcessorThatFailsSendsExactlyThoseMessagesToTheDeadLetterTopicAndTheRestArrives() {
 		node.createStream("partly", "load-generator --messageCount=1000 --messageSize=64 --generateTimestamp=true"
 				+ " | fail-on --every=100 | sequence-check", false);
@@ -88,28 +98,11 @@ class KafkaTransportIntegrationTests {
 		for (int i = 0; i < 1000; i++) {
 			assertThat(seen.get(i)).as("sequence %d received", i).isEqualTo(i % 100 != 0);
 		}
-		List<ConsumerRecord<byte[], byte[]>> dead = read("error.partly.0.partly.0", 10);
+		// anything more that arrives within a second after would be a duplicate dead letter
+		List<ConsumerRecord<byte[], byte[]>> dead = TopicRecords.read("error.partly.0.partly.0", 10,
+				Duration.ofSeconds(30), Duration.ofSeconds(1));
 		assertThat(dead).hasSize(10);
 		assertThat(dead).extracting(record -> new String(record.headers().lastHeader("kafka_dlt-exception-message")
 			.value(), StandardCharsets.UTF_8)).allMatch(message -> message.contains("fail-on refuses sequence number"));
-	}
-
-	private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int expected) {
-		Map<String, Object> config = new HashMap<>();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
-		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
-		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-				new ByteArrayDeserializer())) {
-			consumer.subscribe(List.of(topic));
-			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-			while (records.size() < expected && System.nanoTime() < deadline) {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
-			// anything more that arrives shortly after would be a duplicate dead letter
-			consumer.poll(Duration.ofSeconds(1)).forEach(records::add);
-		}
-		return records;
 	}
 }

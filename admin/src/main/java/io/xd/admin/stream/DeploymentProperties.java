@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.xd.core.BindingKeys;
+
 /**
  * Deployment properties of a stream: {@code module.<label>.<key>=<value>} pairs, where {@code module.*.} applies to
  * every module and is overridden by a module's own key. Known keys: {@code count} (instances; 0 means one on every
@@ -16,6 +18,10 @@ import java.util.TreeSet;
 public final class DeploymentProperties {
 
 	private static final String PREFIX = "module.";
+
+	private static final String COUNT = "count";
+
+	private static final String CRITERIA = "criteria";
 
 	private final Map<String, String> values;
 
@@ -58,12 +64,13 @@ public final class DeploymentProperties {
 	}
 
 	/**
-	 * Checks every key and value against the stream's labels and the known keys.
+	 * Checks every key and value against the stream's labels, the known keys and the binding properties the
+	 * transport's bus declares.
 	 * @param labels the labels of the stream's modules
-	 * @param bindingPropertiesAllowed whether the transport takes producer and consumer properties
+	 * @param bindingKeys the {@code producer.*} and {@code consumer.*} keys the transport accepts
 	 * @throws IllegalArgumentException naming every problem
 	 */
-	public void validate(Set<String> labels, boolean bindingPropertiesAllowed, String transport) {
+	public void validate(Set<String> labels, BindingKeys bindingKeys) {
 		List<String> problems = new ArrayList<>();
 		Set<String> unsupportedBinding = new TreeSet<>();
 		this.values.forEach((key, value) -> {
@@ -78,29 +85,47 @@ public final class DeploymentProperties {
 						+ String.join(", ", new TreeSet<>(labels)));
 				return;
 			}
-			switch (property) {
-				case "count" -> checkCount(key, value, problems);
-				case "criteria" -> checkCriteria(value, problems);
-				default -> {
-					if (property.startsWith("producer.") || property.startsWith("consumer.")) {
-						if (!bindingPropertiesAllowed) {
-							unsupportedBinding.add(key);
-						}
-					}
-					else {
-						problems.add("'" + key + "' is not a known deployment property; known keys are count, "
-								+ "criteria, producer.*, consumer.*");
-					}
+			BindingKeys.Side side = bindingSide(property);
+			if (property.equals(COUNT)) {
+				checkCount(key, value, problems);
+			}
+			else if (property.equals(CRITERIA)) {
+				checkCriteria(value, problems);
+			}
+			else if (side == null) {
+				problems.add("'" + key + "' is not a known deployment property; known keys are count, "
+						+ "criteria, producer.*, consumer.*");
+			}
+			else if (!bindingKeys.acceptsAny()) {
+				unsupportedBinding.add(key);
+			}
+			else {
+				String bindingKey = property.substring(side.word().length() + 1);
+				try {
+					bindingKeys.requireSupported("the " + bindingKeys.transport() + " transport", side,
+							List.of(bindingKey));
+				}
+				catch (IllegalArgumentException ex) {
+					problems.add("'" + key + "': " + ex.getMessage());
 				}
 			}
 		});
 		if (!unsupportedBinding.isEmpty()) {
-			problems.add("the " + transport + " transport does not support binding properties: "
+			problems.add("the " + bindingKeys.transport() + " transport does not support binding properties: "
 					+ String.join(", ", unsupportedBinding));
 		}
 		if (!problems.isEmpty()) {
 			throw new IllegalArgumentException("Invalid deployment properties: " + String.join("; ", problems));
 		}
+	}
+
+	private static BindingKeys.Side bindingSide(String property) {
+		for (BindingKeys.Side side : BindingKeys.Side.values()) {
+			if (property.startsWith(side.word() + ".")) {
+				return side;
+			}
+		}
+		return null;
 	}
 
 	private static void checkCount(String key, String value, List<String> problems) {
@@ -143,12 +168,12 @@ public final class DeploymentProperties {
 
 	/** The instance count of a module: its {@code count}, 1 by default; 0 means every matching container. */
 	public int count(String label) {
-		return Integer.parseInt(forModule(label).getOrDefault("count", "1"));
+		return Integer.parseInt(forModule(label).getOrDefault(COUNT, "1"));
 	}
 
 	/** The criteria of a module, or {@code null}. */
 	public String criteria(String label) {
-		return forModule(label).get("criteria");
+		return forModule(label).get(CRITERIA);
 	}
 
 	/** The binding properties of a module for one side, {@code producer} or {@code consumer}, without the prefix. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.xd.core.BindingKeys;
 import io.xd.admin.AdminException;
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.dsl.StreamDefinition;
@@ -27,17 +28,18 @@ public final class StreamService {
 
 	private final Runnable onDeploymentChange;
 
-	private final String transport;
+	private final BindingKeys bindingKeys;
 
 	/**
 	 * @param onDeploymentChange called after a deployment is requested or withdrawn (wakes the supervisor)
-	 * @param transport the message bus in use, {@code local} or {@code kafka}
+	 * @param bindingKeys the binding properties the transport's message bus accepts, as the bus declares them
 	 */
-	public StreamService(ClusterStore store, StreamPlanner planner, Runnable onDeploymentChange, String transport) {
+	public StreamService(ClusterStore store, StreamPlanner planner, Runnable onDeploymentChange,
+			BindingKeys bindingKeys) {
 		this.store = store;
 		this.planner = planner;
 		this.onDeploymentChange = onDeploymentChange;
-		this.transport = transport;
+		this.bindingKeys = bindingKeys;
 	}
 
 	/** Checks and stores a new stream, and deploys it when asked. */
@@ -72,7 +74,7 @@ public final class StreamService {
 		DeploymentProperties parsed;
 		try {
 			parsed = DeploymentProperties.parse(properties);
-			parsed.validate(plan.labels(), !"local".equals(this.transport), this.transport);
+			parsed.validate(plan.labels(), this.bindingKeys);
 		}
 		catch (IllegalArgumentException ex) {
 			throw AdminException.badRequest("InvalidDeploymentPropertiesException", ex.getMessage());

@@ -7,10 +7,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.xd.core.BindingKeys;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class DeploymentPropertiesTests {
+
+	/** A transport without binding properties, as the local bus declares it. */
+	private static final BindingKeys LOCAL = BindingKeys.none("local");
+
+	/** A transport with some binding properties and client properties, as the Kafka bus declares them. */
+	private static final BindingKeys KAFKA = new BindingKeys("kafka", Set.of("batchSize"), Set.of("concurrency"),
+			"linger.ms");
 
 	private static final Set<String> LABELS = Set.of("time", "log");
 
@@ -18,7 +27,7 @@ class DeploymentPropertiesTests {
 	void moduleKeysOverrideWildcardKeys() {
 		DeploymentProperties properties = DeploymentProperties
 			.parse("module.*.count=0, module.log.count=2,module.log.criteria=groups.contains('a')");
-		properties.validate(LABELS, false, "local");
+		properties.validate(LABELS, LOCAL);
 		assertThat(properties.count("time")).isZero();
 		assertThat(properties.count("log")).isEqualTo(2);
 		assertThat(properties.criteria("log")).isEqualTo("groups.contains('a')");
@@ -28,7 +37,7 @@ class DeploymentPropertiesTests {
 	@Test
 	void countDefaultsToOne() {
 		DeploymentProperties properties = DeploymentProperties.parse("");
-		properties.validate(LABELS, false, "local");
+		properties.validate(LABELS, LOCAL);
 		assertThat(properties.count("log")).isEqualTo(1);
 		assertThat(properties.forModule("log")).isEmpty();
 	}
@@ -37,15 +46,26 @@ class DeploymentPropertiesTests {
 	void bindingPropertiesAreSplitBySide() {
 		DeploymentProperties properties = DeploymentProperties
 			.of(Map.of("module.log.consumer.concurrency", "3", "module.*.producer.batchSize", "100"));
-		properties.validate(LABELS, true, "kafka");
+		properties.validate(LABELS, KAFKA);
 		assertThat(properties.binding("log", "consumer")).containsEntry("concurrency", "3");
 		assertThat(properties.binding("log", "producer")).containsEntry("batchSize", "100");
 	}
 
 	@Test
+	void bindingKeysATransportDoesNotDeclareAreRefusedBeforeDeployment() {
+		DeploymentProperties properties = DeploymentProperties
+			.parse("module.log.consumer.colour=red, module.log.producer.linger.ms=5, module.log.producer.batchSize=1");
+		assertThatIllegalArgumentException().isThrownBy(() -> properties.validate(LABELS, KAFKA))
+			.withMessageContaining("'module.log.consumer.colour': the kafka transport does not support consumer "
+					+ "property: colour (supported: concurrency, and any client property such as linger.ms)")
+			.withMessageNotContaining("linger.ms=")
+			.withMessageNotContaining("batchSize'");
+	}
+
+	@Test
 	void bindingPropertiesAreRefusedByATransportWithoutThem() {
 		DeploymentProperties properties = DeploymentProperties.parse("module.log.consumer.concurrency=3");
-		assertThatIllegalArgumentException().isThrownBy(() -> properties.validate(LABELS, false, "local"))
+		assertThatIllegalArgumentException().isThrownBy(() -> properties.validate(LABELS, LOCAL))
 			.withMessageContaining("local transport does not support binding properties")
 			.withMessageContaining("module.log.consumer.concurrency");
 	}
@@ -57,7 +77,7 @@ class DeploymentPropertiesTests {
 	void namesTheBadKey(String text) {
 		String key = text.substring(0, text.indexOf('='));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> DeploymentProperties.parse(text).validate(LABELS, false, "local"))
+			.isThrownBy(() -> DeploymentProperties.parse(text).validate(LABELS, LOCAL))
 			.withMessageContaining(key.contains("criteria") ? "criteria '" : key);
 	}
 
@@ -65,6 +85,6 @@ class DeploymentPropertiesTests {
 	@ValueSource(strings = { "module.*.count", "module.*.count=1,module.*.count=2", "=1", "module.*.count=1, junk" })
 	void refusesMalformedText(String text) {
 		assertThatIllegalArgumentException().isThrownBy(() -> DeploymentProperties.parse(text)
-			.validate(LABELS, false, "local"));
+			.validate(LABELS, LOCAL));
 	}
 }

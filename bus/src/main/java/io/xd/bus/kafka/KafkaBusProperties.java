@@ -1,12 +1,17 @@
 package io.xd.bus.kafka;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import org.springframework.util.unit.DataSize;
+
 /**
  * The settings of the Kafka bus, bound from {@code xd.messagebus.kafka.*} in {@code servers.yml} with Spring XD's
- * keys. Defaults are Spring XD's, except where noted.
+ * keys. Defaults are Spring XD's, except where noted. Times are {@link Duration}s and sizes {@link DataSize}s: a
+ * bare number, as Spring XD wrote them, is milliseconds or bytes ({@code batchTimeout: 5}, {@code fetchSize:
+ * 1048576}); {@code 5ms} or {@code 1MB} say the unit.
  * <p>
  * {@code zkAddress} and the {@code offset*} keys of Spring XD are accepted and ignored: Kafka 4 keeps offsets
  * itself and needs no ZooKeeper. {@link #getProducerProperties()} and {@link #getConsumerProperties()} pass any
@@ -52,16 +57,19 @@ public class KafkaBusProperties {
 	/** Accepted for Spring XD compatibility and ignored: Kafka 4 needs no ZooKeeper. */
 	private String zkAddress;
 
+	/** {@code native} (headers as Kafka record headers, the default), {@code raw} (payload only) or {@code embeddedHeaders} (Spring XD's name for native). */
 	private String mode = "native";
 
+	private Mode parsedMode = Mode.NATIVE;
+
 	/** Socket receive buffer of consumers ({@code receive.buffer.bytes}). */
-	private int socketBufferSize = 2097152;
+	private DataSize socketBufferSize = DataSize.ofBytes(2_097_152);
 
 	/** How long administrative calls (topic creation, metadata) may take before the binding fails. */
-	private long adminTimeout = 30_000;
+	private Duration adminTimeout = Duration.ofSeconds(30);
 
 	/** How often a producer with a tap checks whether a tap subscriber runs in another process. */
-	private long tapRefreshInterval = 5_000;
+	private Duration tapRefreshInterval = Duration.ofSeconds(5);
 
 	private final Defaults defaults = new Defaults();
 
@@ -103,35 +111,36 @@ public class KafkaBusProperties {
 	}
 
 	public void setMode(String mode) {
-		Mode.parse(mode);
+		this.parsedMode = Mode.parse(mode);
 		this.mode = mode;
 	}
 
+	/** The mode as parsed when it was set. */
 	public Mode mode() {
-		return Mode.parse(this.mode);
+		return this.parsedMode;
 	}
 
-	public int getSocketBufferSize() {
+	public DataSize getSocketBufferSize() {
 		return this.socketBufferSize;
 	}
 
-	public void setSocketBufferSize(int socketBufferSize) {
+	public void setSocketBufferSize(DataSize socketBufferSize) {
 		this.socketBufferSize = socketBufferSize;
 	}
 
-	public long getAdminTimeout() {
+	public Duration getAdminTimeout() {
 		return this.adminTimeout;
 	}
 
-	public void setAdminTimeout(long adminTimeout) {
+	public void setAdminTimeout(Duration adminTimeout) {
 		this.adminTimeout = adminTimeout;
 	}
 
-	public long getTapRefreshInterval() {
+	public Duration getTapRefreshInterval() {
 		return this.tapRefreshInterval;
 	}
 
-	public void setTapRefreshInterval(long tapRefreshInterval) {
+	public void setTapRefreshInterval(Duration tapRefreshInterval) {
 		this.tapRefreshInterval = tapRefreshInterval;
 	}
 
@@ -140,10 +149,12 @@ public class KafkaBusProperties {
 		return this.defaults;
 	}
 
+	/** Kafka producer properties given to every producer of the bus, such as {@code linger.ms}. */
 	public Map<String, String> getProducerProperties() {
 		return this.producerProperties;
 	}
 
+	/** Kafka consumer properties given to every consumer of the bus, such as {@code fetch.min.bytes}. */
 	public Map<String, String> getConsumerProperties() {
 		return this.consumerProperties;
 	}
@@ -151,11 +162,11 @@ public class KafkaBusProperties {
 	/** Binding defaults; each may be overridden per module by {@code module.<label>.producer|consumer.<key>}. */
 	public static class Defaults {
 
-		/** Producer batch size in bytes ({@code batch.size}). */
-		private int batchSize = 16384;
+		/** Producer batch size ({@code batch.size}). */
+		private DataSize batchSize = DataSize.ofBytes(16_384);
 
-		/** How long a producer waits to fill a batch, in ms ({@code linger.ms}). */
-		private int batchTimeout = 0;
+		/** How long a producer waits to fill a batch ({@code linger.ms}). */
+		private Duration batchTimeout = Duration.ZERO;
 
 		/** {@code acks}: 0, 1 or -1 (all). */
 		private int requiredAcks = 1;
@@ -163,23 +174,28 @@ public class KafkaBusProperties {
 		/** {@code none}, {@code gzip}, {@code snappy}, {@code lz4} or {@code zstd}. */
 		private String compressionCodec = "none";
 
+		/** Replicas of each topic the bus creates. */
 		private int replicationFactor = 1;
 
+		/** Partitions of each topic the bus creates, at least. */
 		private int minPartitionCount = 1;
 
 		/** Listener threads per consumer binding. */
 		private int concurrency = 1;
 
-		/** Largest fetch per partition, in bytes ({@code max.partition.fetch.bytes}). */
-		private int fetchSize = 1048576;
+		/** Largest fetch per partition ({@code max.partition.fetch.bytes}). */
+		private DataSize fetchSize = DataSize.ofBytes(1_048_576);
 
 		/** Deliveries of a failing record before it goes to the dead-letter topic (Spring XD had none). */
 		private int maxAttempts = 3;
 
-		private long backOffInitialInterval = 1000;
+		/** Wait before the second delivery of a failing record. */
+		private Duration backOffInitialInterval = Duration.ofSeconds(1);
 
-		private long backOffMaxInterval = 10000;
+		/** Longest wait between deliveries of a failing record. */
+		private Duration backOffMaxInterval = Duration.ofSeconds(10);
 
+		/** Factor by which the wait grows after each failed delivery. */
 		private double backOffMultiplier = 2.0;
 
 		/** Accepted for Spring XD compatibility; Kafka's own fetch queueing replaces it. */
@@ -188,19 +204,19 @@ public class KafkaBusProperties {
 		/** Wait for each send to be acknowledged before the next. */
 		private boolean syncProducer = false;
 
-		public int getBatchSize() {
+		public DataSize getBatchSize() {
 			return this.batchSize;
 		}
 
-		public void setBatchSize(int batchSize) {
+		public void setBatchSize(DataSize batchSize) {
 			this.batchSize = batchSize;
 		}
 
-		public int getBatchTimeout() {
+		public Duration getBatchTimeout() {
 			return this.batchTimeout;
 		}
 
-		public void setBatchTimeout(int batchTimeout) {
+		public void setBatchTimeout(Duration batchTimeout) {
 			this.batchTimeout = batchTimeout;
 		}
 
@@ -244,11 +260,11 @@ public class KafkaBusProperties {
 			this.concurrency = concurrency;
 		}
 
-		public int getFetchSize() {
+		public DataSize getFetchSize() {
 			return this.fetchSize;
 		}
 
-		public void setFetchSize(int fetchSize) {
+		public void setFetchSize(DataSize fetchSize) {
 			this.fetchSize = fetchSize;
 		}
 
@@ -260,19 +276,19 @@ public class KafkaBusProperties {
 			this.maxAttempts = maxAttempts;
 		}
 
-		public long getBackOffInitialInterval() {
+		public Duration getBackOffInitialInterval() {
 			return this.backOffInitialInterval;
 		}
 
-		public void setBackOffInitialInterval(long backOffInitialInterval) {
+		public void setBackOffInitialInterval(Duration backOffInitialInterval) {
 			this.backOffInitialInterval = backOffInitialInterval;
 		}
 
-		public long getBackOffMaxInterval() {
+		public Duration getBackOffMaxInterval() {
 			return this.backOffMaxInterval;
 		}
 
-		public void setBackOffMaxInterval(long backOffMaxInterval) {
+		public void setBackOffMaxInterval(Duration backOffMaxInterval) {
 			this.backOffMaxInterval = backOffMaxInterval;
 		}
 

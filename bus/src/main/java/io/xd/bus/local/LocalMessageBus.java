@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -22,6 +21,7 @@ import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.MessageBus;
 import io.xd.bus.ProducerBinding;
+import io.xd.core.BindingKeys;
 import io.xd.core.ChannelNames;
 
 /**
@@ -51,7 +51,8 @@ public final class LocalMessageBus implements MessageBus {
 
 	private static final Logger logger = LoggerFactory.getLogger(LocalMessageBus.class);
 
-	private static final Set<String> NO_PROPERTIES = Set.of();
+	/** The local bus takes no binding properties: direct binding and in-JVM queues have nothing to tune. */
+	public static final BindingKeys BINDING_KEYS = BindingKeys.none("local");
 
 	private final int queueCapacity;
 
@@ -81,7 +82,7 @@ public final class LocalMessageBus implements MessageBus {
 	public synchronized ProducerBinding bindProducer(String name, String tapName, BindingProperties properties) {
 		checkOpen();
 		requireName(name);
-		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "producer");
+		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.PRODUCER);
 		if (ChannelNames.isPublishSubscribe(name)) {
 			throw new IllegalArgumentException("'" + name + "' is a publish-subscribe channel: bind it with bindPubSubProducer");
 		}
@@ -107,7 +108,7 @@ public final class LocalMessageBus implements MessageBus {
 		checkOpen();
 		requireName(name);
 		Objects.requireNonNull(handler, "handler");
-		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "consumer");
+		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.CONSUMER);
 		if (ChannelNames.isPublishSubscribe(name)) {
 			throw new IllegalArgumentException("'" + name + "' is a publish-subscribe channel: bind it with bindPubSubConsumer");
 		}
@@ -127,14 +128,22 @@ public final class LocalMessageBus implements MessageBus {
 	}
 
 	@Override
-	public synchronized ProducerBinding bindPubSubProducer(String name, BindingProperties properties) {
+	public synchronized ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties) {
 		checkOpen();
 		requirePubSubName(name);
-		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "producer");
+		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.PRODUCER);
 		Topic topic = topic(name);
-		Producer producer = new Producer(name, null, topic::publish);
+		Producer producer = new Producer(name, tapName, topic::publish);
+		if (tapName != null) {
+			topic(tapName).tappedProducers.add(producer);
+		}
 		rewire(producer);
 		return track(producer);
+	}
+
+	@Override
+	public BindingKeys bindingKeys() {
+		return BINDING_KEYS;
 	}
 
 	@Override
@@ -143,7 +152,7 @@ public final class LocalMessageBus implements MessageBus {
 		checkOpen();
 		requirePubSubName(name);
 		Objects.requireNonNull(handler, "handler");
-		properties.requireOnly(NO_PROPERTIES, "LocalMessageBus", "consumer");
+		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.CONSUMER);
 		Topic topic = topic(name);
 		String groupName = (group != null) ? group : "anonymous." + UUID.randomUUID();
 		ConsumerGroup consumers = topic.groups.get(groupName);

@@ -17,14 +17,12 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /** What the Kafka bus adds to the bus contract: dead letters, raw mode, typed headers, partitioning, topics. */
-class KafkaMessageBusTests {
+class KafkaMessageBusIntegrationTests {
 
 	private final String prefix = "kafka" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -58,8 +56,8 @@ class KafkaMessageBusTests {
 		KafkaBusProperties settings = new KafkaBusProperties();
 		settings.setBrokers(SharedKafkaBroker.brokers());
 		settings.setMode(mode);
-		settings.getDefault().setBackOffInitialInterval(20);
-		settings.getDefault().setBackOffMaxInterval(50);
+		settings.getDefault().setBackOffInitialInterval(Duration.ofMillis(20));
+		settings.getDefault().setBackOffMaxInterval(Duration.ofMillis(50));
 		KafkaMessageBus bus = new KafkaMessageBus(settings);
 		this.buses.add(bus);
 		return bus;
@@ -85,8 +83,8 @@ class KafkaMessageBusTests {
 		List<String> sent = IntStream.range(0, 100).mapToObj(i -> (i % 25 == 7) ? "bad" + i : "good" + i).toList();
 		sent.forEach(text -> producer.channel().send(MessageBuilder.withPayload(bytes(text)).build()));
 
-		String deadLetterTopic = KafkaTopics.topicName("error." + KafkaTopics.topicName(pipe) + "."
-				+ KafkaTopics.topicName(pipe));
+		String deadLetterTopic = KafkaTopicProvisioner.topicName("error." + KafkaTopicProvisioner.topicName(pipe) + "."
+				+ KafkaTopicProvisioner.topicName(pipe));
 		// every redelivery seeks back, and the consumer first waits out the fetch it has in flight at the end of the
 		// topic (up to fetch.max.wait.ms, 500 ms): measured 3-4 s per failing record here, so allow more than 30 s
 		List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 4, Duration.ofSeconds(90));
@@ -106,7 +104,7 @@ class KafkaMessageBusTests {
 		byte[] payload = { 0, 1, 2, (byte) 0xff, 'x' };
 		producer.channel().send(MessageBuilder.withPayload(payload).setHeader("custom", "dropped").build());
 
-		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 1);
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopicProvisioner.topicName(pipe), 1);
 		assertThat(records.get(0).value()).containsExactly(payload);
 		assertThat(records.get(0).headers().toArray()).isEmpty();
 	}
@@ -133,7 +131,7 @@ class KafkaMessageBusTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> first.count() + second.count() == 200);
 			try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
 					SharedKafkaBroker.brokers()))) {
-				String group = KafkaTopics.topicName(pipe);
+				String group = KafkaTopicProvisioner.topicName(pipe);
 				assertThat(admin.describeConsumerGroups(List.of(group)).all().get().get(group).type())
 					.isEqualTo(protocol.equals("classic") ? GroupType.CLASSIC : GroupType.CONSUMER);
 			}
@@ -202,15 +200,15 @@ class KafkaMessageBusTests {
 			Thread.sleep(20);
 		}
 
-		TopicPartition inPartition = new TopicPartition(KafkaTopics.topicName(in), 0);
-		TopicPartition outPartition = new TopicPartition(KafkaTopics.topicName(out), 0);
+		TopicPartition inPartition = new TopicPartition(KafkaTopicProvisioner.topicName(in), 0);
+		TopicPartition outPartition = new TopicPartition(KafkaTopicProvisioner.topicName(out), 0);
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
 				SharedKafkaBroker.brokers()))) {
 			long committed = 0;
 			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 			int samples = 0;
 			while (committed < total && System.nanoTime() < deadline) {
-				OffsetAndMetadata offset = admin.listConsumerGroupOffsets(KafkaTopics.topicName(in))
+				OffsetAndMetadata offset = admin.listConsumerGroupOffsets(KafkaTopicProvisioner.topicName(in))
 					.partitionsToOffsetAndMetadata()
 					.get()
 					.get(inPartition);
@@ -261,7 +259,7 @@ class KafkaMessageBusTests {
 			.containsEntry("correlation", correlation)
 			.containsEntry("contentType", MimeTypeUtils.TEXT_PLAIN)
 			.doesNotContainKey(KafkaRecords.TYPES_HEADER);
-		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 1);
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopicProvisioner.topicName(pipe), 1);
 		assertThat(header(records.get(0), "name")).isEqualTo("value");
 	}
 
@@ -275,7 +273,7 @@ class KafkaMessageBusTests {
 			producer.channel()
 				.send(MessageBuilder.withPayload(bytes("m" + i)).setHeader("customer", "c" + (i % 5)).build());
 		}
-		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopics.topicName(pipe), 40);
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopicProvisioner.topicName(pipe), 40);
 		Map<String, Set<Integer>> partitionsByCustomer = new HashMap<>();
 		records.forEach(record -> partitionsByCustomer.computeIfAbsent(header(record, "customer"),
 				key -> new java.util.HashSet<>()).add(record.partition()));
@@ -311,22 +309,22 @@ class KafkaMessageBusTests {
 		String pipe = this.prefix + "-grow.0";
 		bus.bindProducer(pipe, null, BindingProperties.NONE);
 		bus.bindConsumer(pipe, new Received(), BindingProperties.of(Map.of("concurrency", "3")));
-		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
-			assertThat(consumer.partitionsFor(KafkaTopics.topicName(pipe))).hasSize(3);
+		try (KafkaConsumer<byte[], byte[]> consumer = TopicRecords.consumer()) {
+			assertThat(consumer.partitionsFor(KafkaTopicProvisioner.topicName(pipe))).hasSize(3);
 		}
 		// a module deployed with count=2, each instance with two listener threads: four partitions to share
 		String shared = this.prefix + "-instances.0";
 		bus.bindConsumer(shared, new Received(), BindingProperties.of(Map.of("concurrency", "2")).withInstanceCount(2));
-		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
-			assertThat(consumer.partitionsFor(KafkaTopics.topicName(shared))).hasSize(4);
+		try (KafkaConsumer<byte[], byte[]> consumer = TopicRecords.consumer()) {
+			assertThat(consumer.partitionsFor(KafkaTopicProvisioner.topicName(shared))).hasSize(4);
 		}
 	}
 
 	@Test
 	void escapesChannelNamesAsSpringXdDid() {
-		assertThat(KafkaTopics.topicName("queue:orders")).isEqualTo("queue_3Aorders");
-		assertThat(KafkaTopics.topicName("ticktock.0")).isEqualTo("ticktock.0");
-		assertThat(KafkaTopics.topicName("tap:stream:a_b.time.0")).isEqualTo("tap_3Astream_3Aa_5Fb.time.0");
+		assertThat(KafkaTopicProvisioner.topicName("queue:orders")).isEqualTo("queue_3Aorders");
+		assertThat(KafkaTopicProvisioner.topicName("ticktock.0")).isEqualTo("ticktock.0");
+		assertThat(KafkaTopicProvisioner.topicName("tap:stream:a_b.time.0")).isEqualTo("tap_3Astream_3Aa_5Fb.time.0");
 	}
 
 	private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected) {
@@ -334,24 +332,9 @@ class KafkaMessageBusTests {
 	}
 
 	private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected, Duration timeout) {
-		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-		try (KafkaConsumer<byte[], byte[]> consumer = plainConsumer()) {
-			consumer.subscribe(List.of(topic));
-			long deadline = System.nanoTime() + timeout.toNanos();
-			while (records.size() < expected && System.nanoTime() < deadline) {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
-		}
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(TopicRecords.read(topic, expected, timeout));
 		records.sort(java.util.Comparator.comparingLong(record -> record.timestamp()));
 		return records;
-	}
-
-	private static KafkaConsumer<byte[], byte[]> plainConsumer() {
-		Map<String, Object> config = new HashMap<>();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
-		config.put(ConsumerConfig.GROUP_ID_CONFIG, "plain-" + UUID.randomUUID());
-		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 	}
 
 	private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

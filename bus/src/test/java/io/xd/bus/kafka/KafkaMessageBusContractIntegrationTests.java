@@ -8,13 +8,13 @@ import io.xd.bus.MessageBus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The bus contract, passed by the Kafka bus against a real broker. */
-class KafkaMessageBusContractTests extends AbstractMessageBusContractTests {
+class KafkaMessageBusContractIntegrationTests extends AbstractMessageBusContractTests {
 
 	@Override
 	protected MessageBus createBus() {
 		KafkaBusProperties settings = new KafkaBusProperties();
 		settings.setBrokers(SharedKafkaBroker.brokers());
-		settings.getDefault().setBackOffInitialInterval(50);
+		settings.getDefault().setBackOffInitialInterval(Duration.ofMillis(50));
 		return new KafkaMessageBus(settings);
 	}
 

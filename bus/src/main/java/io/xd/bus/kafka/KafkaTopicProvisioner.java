@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * every other byte of its UTF-8 form becomes {@code _} and two hex digits, so {@code queue:orders} is
  * {@code queue_3Aorders}.
  */
-final class KafkaTopics {
+final class KafkaTopicProvisioner {
 
-	private static final Logger logger = LoggerFactory.getLogger(KafkaTopics.class);
+	private static final Logger logger = LoggerFactory.getLogger(KafkaTopicProvisioner.class);
 
 	private final Admin admin;
 
@@ -37,7 +37,7 @@ final class KafkaTopics {
 
 	private final Map<String, Integer> known = new ConcurrentHashMap<>();
 
-	KafkaTopics(Admin admin, Duration timeout) {
+	KafkaTopicProvisioner(Admin admin, Duration timeout) {
 		this.admin = admin;
 		this.timeout = timeout;
 	}

@@ -1,0 +1,216 @@
+package io.xd.bus.kafka;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.BatchMessageListener;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.messaging.MessageHandler;
+
+import io.xd.bus.Binding;
+
+/**
+ * The receiving end of a channel on Kafka: a Spring Kafka listener container of {@code concurrency} threads in one
+ * consumer group, handing each poll's records to the module in order.
+ * <ul>
+ * <li>Offsets are committed after the module has handled every record of the poll and what it sent meanwhile on
+ * this bus is acknowledged ({@link InFlightSends}).</li>
+ * <li>A record whose handler throws is delivered again with the binding's back-off, up to {@code maxAttempts}
+ * times, then published to the dead-letter topic with the exception in its headers; the records before it in the
+ * poll are committed, the ones after it are delivered again.</li>
+ * <li>{@link #unbind()} pauses the consumer first, so that what the last poll handled is committed before it stops
+ * and the next owner of its partitions repeats nothing.</li>
+ * </ul>
+ */
+final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListener {
+
+	private static final Logger logger = LoggerFactory.getLogger(KafkaConsumerBinding.class);
+
+	/** How long a commit refused for a stale member epoch is retried (see {@link StaleEpochCommitRetry}). */
+	private static final Duration COMMIT_PATIENCE = Duration.ofSeconds(5);
+
+	/** How long a poll's offsets wait for the sends its records caused (the producer's delivery timeout). */
+	private static final Duration SEND_PATIENCE = Duration.ofMinutes(2);
+
+	/** How long stopping waits for the consumer to pause, and the listener container for its threads. */
+	private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
+
+	private final String name;
+
+	private final String groupId;
+
+	private final int partitions;
+
+	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+
+	private final List<Runnable> onUnbind = new CopyOnWriteArrayList<>();
+
+	private final ConcurrentMessageListenerContainer<byte[], byte[]> listener;
+
+	private volatile boolean unbound;
+
+	/**
+	 * A binding of {@code handler} to {@code topic}, not started.
+	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
+	 * @param partitions the topic's partition count
+	 */
+	KafkaConsumerBinding(String name, String topic, String groupId, String offsetReset, int partitions,
+			MessageHandler handler, KafkaConsumerSettings settings, String deadLetterTopic,
+			KafkaTemplate<byte[], byte[]> deadLetters) {
+		this.name = name;
+		this.groupId = groupId;
+		this.partitions = partitions;
+		Map<String, Object> config = new HashMap<>(settings.clientConfig());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
+
+		boolean raw = settings.raw();
+		ContainerProperties container = new ContainerProperties(topic);
+		container.setGroupId(groupId);
+		container.setAckMode(ContainerProperties.AckMode.BATCH);
+		container.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handle(records, handler, raw));
+		container.setConsumerRebalanceListener(this);
+		container.setShutdownTimeout(STOP_PATIENCE.toMillis());
+
+		DefaultKafkaConsumerFactory<byte[], byte[]> factory = new DefaultKafkaConsumerFactory<>(config,
+				new ByteArrayDeserializer(), new ByteArrayDeserializer());
+		factory.addPostProcessor(consumer -> StaleEpochCommitRetry.wrap(consumer, COMMIT_PATIENCE));
+		this.listener = new ConcurrentMessageListenerContainer<>(factory, container);
+		this.listener.setConcurrency(Math.min(settings.concurrency(), partitions));
+		this.listener.setBeanName("xd-kafka-" + topic);
+		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters,
+				(record, ex) -> new TopicPartition(deadLetterTopic, -1));
+		this.listener.setCommonErrorHandler(new DefaultErrorHandler((record, ex) -> {
+			logger.error("Giving up on a record of '{}' (partition {}, offset {}) after its last attempt; it goes to "
+					+ "the dead-letter topic {}", name, record.partition(), record.offset(), deadLetterTopic, ex);
+			recoverer.accept(record, ex);
+		}, settings.backOff()));
+	}
+
+	void start() {
+		this.listener.start();
+	}
+
+	/** Runs {@code action} once, when the binding starts to unbind (before its consumer stops). */
+	void onUnbind(Runnable action) {
+		this.onUnbind.add(action);
+	}
+
+	String groupId() {
+		return this.groupId;
+	}
+
+	/** The topic's partition count. */
+	int partitions() {
+		return this.partitions;
+	}
+
+	/** How many partitions this binding owns with their positions fixed. */
+	int assignedCount() {
+		return this.assigned.size();
+	}
+
+	/**
+	 * Hands one poll's records to the module in order, then waits until what the module sent while handling them is
+	 * acknowledged, so that the offsets committed after this returns never cover a record whose forwarded copy could
+	 * still be lost. A record whose handler throws is reported by its index: the records before it are committed
+	 * (their sends awaited first) and it is delivered again or goes to the dead-letter topic.
+	 */
+	private static void handle(List<ConsumerRecord<byte[], byte[]>> records, MessageHandler handler, boolean raw) {
+		InFlightSends sends = InFlightSends.open();
+		try {
+			for (int i = 0; i < records.size(); i++) {
+				ConsumerRecord<byte[], byte[]> record = records.get(i);
+				try {
+					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
+				}
+				catch (RuntimeException ex) {
+					sends.awaitAll(SEND_PATIENCE);
+					throw new BatchListenerFailedException(ex.getMessage(), ex, i);
+				}
+			}
+			sends.awaitAll(SEND_PATIENCE);
+		}
+		finally {
+			InFlightSends.close();
+		}
+	}
+
+	@Override
+	public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		// resolve the starting positions now, so that "ready" means messages sent from now on are seen
+		try {
+			for (TopicPartition partition : partitions) {
+				consumer.position(partition);
+			}
+		}
+		catch (WakeupException ex) {
+			// the binding is stopping: hand the wake-up on to the poll that runs this callback, which ends the
+			// consumer loop, rather than failing the assignment (the client would log that as an error)
+			consumer.wakeup();
+			return;
+		}
+		this.assigned.addAll(partitions);
+	}
+
+	@Override
+	public void onPartitionsRevokedBeforeCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		this.assigned.removeAll(partitions);
+	}
+
+	@Override
+	public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		this.assigned.removeAll(partitions);
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public void unbind() {
+		if (this.unbound) {
+			return;
+		}
+		this.unbound = true;
+		this.onUnbind.forEach(Runnable::run);
+		// pause first: the consumer thread commits what the last poll's records were handled for before it
+		// pauses, so stopping leaves nothing handled but uncommitted for the next owner to repeat
+		this.listener.pause();
+		long deadline = System.nanoTime() + STOP_PATIENCE.toNanos();
+		while (!this.listener.isContainerPaused() && this.listener.isRunning() && System.nanoTime() < deadline) {
+			try {
+				TimeUnit.MILLISECONDS.sleep(10);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		this.listener.stop();
+		this.assigned.clear();
+	}
+}

@@ -1,0 +1,159 @@
+package io.xd.bus.kafka;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageDeliveryException;
+
+import io.xd.bus.ProducerBinding;
+
+/**
+ * The sending end of a channel on Kafka: each message becomes one record of the channel's topic, and one of its tap
+ * topic while the tap has subscribers. Sends are asynchronous unless {@code syncProducer}: a failure reported by the
+ * client's callback fails the next send, so a module learns of it. A send on a consumer thread is counted in that
+ * thread's {@link InFlightSends}, so the poll that caused it is committed only once it is acknowledged.
+ */
+final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Callback {
+
+	private static final Logger logger = LoggerFactory.getLogger(KafkaProducerBinding.class);
+
+	private static final long DEFAULT_SYNC_TIMEOUT_MS = 30_000;
+
+	private final String name;
+
+	private final String topic;
+
+	private final int partitions;
+
+	private final String tapTopic;
+
+	private final KafkaTaps taps;
+
+	private final Runnable untap;
+
+	private final Producer<byte[], byte[]> producer;
+
+	private final KafkaProducerSettings settings;
+
+	private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+	private final AtomicLong failures = new AtomicLong();
+
+	private volatile boolean unbound;
+
+	/**
+	 * @param tapTopic the tap topic, or {@code null} when the producer has no tap
+	 * @param partitions the topic's partition count, for {@code partitionKeyExpression}
+	 */
+	KafkaProducerBinding(String name, String topic, int partitions, String tapTopic, KafkaTaps taps,
+			Producer<byte[], byte[]> producer, KafkaProducerSettings settings) {
+		this.name = name;
+		this.topic = topic;
+		this.partitions = partitions;
+		this.tapTopic = tapTopic;
+		this.taps = taps;
+		this.untap = (tapTopic != null) ? taps.producerTapping(tapTopic) : () -> { };
+		this.producer = producer;
+		this.settings = settings;
+	}
+
+	@Override
+	public boolean send(Message<?> message, long timeout) {
+		if (this.unbound) {
+			throw new MessageDeliveryException(message, "The producer of '" + this.name + "' is unbound");
+		}
+		if (this.failure.get() != null) {
+			throwEarlierFailure(message);
+		}
+		byte[] value;
+		try {
+			value = KafkaRecords.payload(message);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new MessageDeliveryException(message, ex.getMessage(), ex);
+		}
+		Headers headers = this.settings.raw() ? null : KafkaRecords.headers(message.getHeaders());
+		Integer partition = (this.settings.partitionKey() != null) ? partitionOf(message) : null;
+		var future = this.producer.send(new ProducerRecord<>(this.topic, partition, null, null, value, headers),
+				InFlightSends.track(this));
+		if (this.settings.sync()) {
+			try {
+				future.get((timeout > 0) ? timeout : DEFAULT_SYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+			}
+			catch (Exception ex) {
+				throw new MessageDeliveryException(message, "Sending to Kafka topic '" + this.topic + "' failed: "
+						+ ex.getMessage(), ex);
+			}
+		}
+		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
+			this.producer.send(new ProducerRecord<>(this.tapTopic, null, null, null, value, headers),
+					InFlightSends.track(this));
+		}
+		return true;
+	}
+
+	private void throwEarlierFailure(Message<?> message) {
+		Exception earlier = this.failure.getAndSet(null);
+		if (earlier != null) {
+			throw new MessageDeliveryException(message, "An earlier send to Kafka topic '" + this.topic
+					+ "' failed (" + this.failures.get() + " failure(s) so far): " + earlier.getMessage(), earlier);
+		}
+	}
+
+	private int partitionOf(Message<?> message) {
+		Object key;
+		try {
+			key = this.settings.partitionKey().getValue(KafkaProducerSettings.KEY_CONTEXT, message);
+		}
+		catch (RuntimeException ex) {
+			throw new MessageDeliveryException(message, "partitionKeyExpression '"
+					+ this.settings.partitionKey().getExpressionString() + "' failed: " + ex.getMessage(), ex);
+		}
+		if (key == null) {
+			throw new MessageDeliveryException(message, "partitionKeyExpression '"
+					+ this.settings.partitionKey().getExpressionString() + "' gave no key for a message to '"
+					+ this.name + "'");
+		}
+		return Math.abs(key.hashCode() % this.partitions);
+	}
+
+	@Override
+	public void onCompletion(RecordMetadata metadata, Exception exception) {
+		if (exception != null) {
+			if (this.failures.incrementAndGet() == 1 || this.failure.get() == null) {
+				logger.error("Sending to Kafka topic '{}' failed", this.topic, exception);
+			}
+			this.failure.compareAndSet(null, exception);
+		}
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public MessageChannel channel() {
+		return this;
+	}
+
+	@Override
+	public void unbind() {
+		if (!this.unbound) {
+			this.unbound = true;
+			this.untap.run();
+			this.producer.flush();
+		}
+	}
+}

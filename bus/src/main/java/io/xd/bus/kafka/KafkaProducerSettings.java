@@ -1,0 +1,90 @@
+package io.xd.bus.kafka;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
+
+import io.xd.bus.BindingProperties;
+
+/**
+ * A producer binding's settings, resolved once when it binds from its {@code module.<label>.producer.*} properties
+ * over the bus defaults, so that nothing is parsed per message.
+ * @param raw whether records carry the payload only (mode {@code raw}) rather than the headers too
+ * @param minPartitionCount partitions the topic has at least
+ * @param replicationFactor replicas of a topic the binding creates
+ * @param partitionKey the {@code partitionKeyExpression}, evaluated on each message, or {@code null} to let Kafka's
+ * partitioner choose
+ * @param sync whether each send waits for the broker's acknowledgement ({@code syncProducer})
+ * @param clientConfig the Kafka producer's configuration; bindings with equal configurations share a producer
+ */
+record KafkaProducerSettings(boolean raw, int minPartitionCount, int replicationFactor, Expression partitionKey,
+		boolean sync, Map<String, Object> clientConfig) {
+
+	/** The keys of {@code module.<label>.producer.*} the Kafka bus understands, besides Kafka client properties. */
+	static final Set<String> KEYS = Set.of("batchSize", "batchTimeout", "requiredAcks", "compressionCodec",
+			"minPartitionCount", "replicationFactor", "partitionKeyExpression", "syncProducer");
+
+	/** What a partition key expression may use: the message's properties and its objects' instance methods. */
+	static final EvaluationContext KEY_CONTEXT = SimpleEvaluationContext.forReadOnlyDataBinding()
+		.withInstanceMethods()
+		.build();
+
+	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
+	static KafkaProducerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
+		KafkaBusProperties.Defaults defaults = bus.getDefault();
+		BindingValues values = new BindingValues(properties);
+		Map<String, Object> config = new HashMap<>();
+		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
+		config.put(ProducerConfig.ACKS_CONFIG, acks(values.text("requiredAcks",
+				String.valueOf(defaults.getRequiredAcks()))));
+		config.put(ProducerConfig.BATCH_SIZE_CONFIG, BindingValues.bytes("batchSize",
+				values.size("batchSize", defaults.getBatchSize())));
+		config.put(ProducerConfig.LINGER_MS_CONFIG, BindingValues.millis("batchTimeout",
+				values.duration("batchTimeout", defaults.getBatchTimeout())));
+		config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, values.text("compressionCodec",
+				defaults.getCompressionCodec()));
+		config.putAll(bus.getProducerProperties());
+		values.passThrough(config);
+		String keyExpression = values.text("partitionKeyExpression", null);
+		return new KafkaProducerSettings(bus.mode() == KafkaBusProperties.Mode.RAW,
+				values.integer("minPartitionCount", defaults.getMinPartitionCount()),
+				values.integer("replicationFactor", defaults.getReplicationFactor()),
+				(keyExpression == null) ? null : parseKeyExpression(keyExpression),
+				values.bool("syncProducer", defaults.isSyncProducer()), Map.copyOf(config));
+	}
+
+	/** The settings of a producer that only the bus itself uses (dead letters): the defaults. */
+	static KafkaProducerSettings defaults(KafkaBusProperties bus) {
+		return resolve(BindingProperties.NONE, bus);
+	}
+
+	private static String acks(String requiredAcks) {
+		return switch (requiredAcks.trim()) {
+			case "-1", "all" -> "all";
+			case "0" -> "0";
+			case "1" -> "1";
+			default -> throw new IllegalArgumentException("requiredAcks must be -1 (all), 0 or 1, but was '"
+					+ requiredAcks + "'");
+		};
+	}
+
+	private static Expression parseKeyExpression(String text) {
+		try {
+			return PARSER.parseExpression(text);
+		}
+		catch (ParseException ex) {
+			throw new IllegalArgumentException("partitionKeyExpression '" + text + "' is not a valid expression: "
+					+ ex.getSimpleMessage());
+		}
+	}
+}
