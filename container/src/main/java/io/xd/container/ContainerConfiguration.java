@@ -24,7 +24,7 @@ import io.xd.bus.kafka.KafkaBusProperties;
 import io.xd.bus.kafka.KafkaMessageBus;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.cluster.ContainerAttributes;
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * The container's parts, in singlenode and in a container process: the message bus, the module runner and the server.

@@ -17,7 +17,7 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.core.cluster.ModuleDeployment;
-import io.xd.modules.MessageCounter;
+import io.xd.modules.internal.metrics.MessageCounter;
 
 /**
  * The meters of one module instance, registered with Micrometer under the tags {@code stream}, {@code module} (its

@@ -21,11 +21,11 @@ import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
-import io.xd.modules.ModuleRegistry;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * Turns a {@link ModuleDeployment} into a running module bound to the message bus, and back.

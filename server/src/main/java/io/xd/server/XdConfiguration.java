@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * What every XD process needs: the ZooKeeper connection (singlenode may start an embedded server; an admin or a

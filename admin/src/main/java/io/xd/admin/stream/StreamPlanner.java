@@ -16,7 +16,7 @@ import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleProvider;
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * Checks a stream definition against the modules that exist and the streams it taps, and works out how each
