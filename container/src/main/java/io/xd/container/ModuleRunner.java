@@ -117,12 +117,7 @@ public final class ModuleRunner {
 
 	/** The module's {@code count} when the user gave one above 1; 0 (every matching container) counts as 1. */
 	private static int instanceCount(ModuleDeployment deployment) {
-		try {
-			return Math.max(1, Integer.parseInt(deployment.properties().getOrDefault("count", "1")));
-		}
-		catch (NumberFormatException ex) {
-			return 1;
-		}
+		return Math.max(1, deployment.properties().count());
 	}
 
 	private static void start(Module module, MessageChannel output, ModuleDeployment deployment) {

@@ -7,11 +7,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.xd.core.cluster.ModuleDeploymentProperties;
+
 /**
  * Deployment properties of a stream: {@code module.<label>.<key>=<value>} pairs, where {@code module.*.} applies to
  * every module and is overridden by a module's own key. Known keys: {@code count} (instances; 0 means one on every
  * matching container), {@code criteria} (an expression over container attributes, see {@link CriteriaEvaluator}),
- * and {@code producer.*} / {@code consumer.*} (binding properties for the bus).
+ * and {@code producer.*} / {@code consumer.*} (binding properties for the bus). Each module's share is resolved
+ * into a {@link ModuleDeploymentProperties}, the form containers read.
  */
 public final class DeploymentProperties {
 
@@ -79,10 +82,11 @@ public final class DeploymentProperties {
 				return;
 			}
 			switch (property) {
-				case "count" -> checkCount(key, value, problems);
-				case "criteria" -> checkCriteria(value, problems);
+				case ModuleDeploymentProperties.COUNT -> checkCount(key, value, problems);
+				case ModuleDeploymentProperties.CRITERIA -> checkCriteria(value, problems);
 				default -> {
-					if (property.startsWith("producer.") || property.startsWith("consumer.")) {
+					if (property.startsWith(ModuleDeploymentProperties.PRODUCER_PREFIX)
+							|| property.startsWith(ModuleDeploymentProperties.CONSUMER_PREFIX)) {
 						if (!bindingPropertiesAllowed) {
 							unsupportedBinding.add(key);
 						}
@@ -141,14 +145,19 @@ public final class DeploymentProperties {
 		return merged;
 	}
 
+	/** The properties of one module, resolved; call only once {@link #validate} has passed. */
+	public ModuleDeploymentProperties module(String label) {
+		return ModuleDeploymentProperties.of(forModule(label));
+	}
+
 	/** The instance count of a module: its {@code count}, 1 by default; 0 means every matching container. */
 	public int count(String label) {
-		return Integer.parseInt(forModule(label).getOrDefault("count", "1"));
+		return module(label).count();
 	}
 
 	/** The criteria of a module, or {@code null}. */
 	public String criteria(String label) {
-		return forModule(label).get("criteria");
+		return module(label).criteria();
 	}
 
 	/** The binding properties of a module for one side, {@code producer} or {@code consumer}, without the prefix. */

@@ -62,7 +62,7 @@ public final class StreamPlanner {
 					: ChannelNames.pipe(streamName, i);
 			String tap = (output != null) ? ChannelNames.streamTap(streamName, module.name(), i) : null;
 			deployments.add(new ModuleDeployment(streamName, module.label(), module.name(), module.type().label(), i, 0,
-					module.options(), null, input, output, tap, null, null));
+					module.options(), null, input, output, tap));
 		}
 		return new StreamPlan(streamName, definition, deployments);
 	}
