@@ -47,7 +47,8 @@ public class ContainerConfiguration {
 
 	@Bean(destroyMethod = "close")
 	public MessageBus messageBus(@Value("${xd.transport:local}") String transport,
-			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize, KafkaBusProperties kafka) {
+			@Value("${xd.messagebus.local.queueSize:" + LocalMessageBus.DEFAULT_QUEUE_CAPACITY + "}") int queueSize,
+			KafkaBusProperties kafka) {
 		return switch (transport) {
 			case "local" -> new LocalMessageBus(queueSize);
 			case "kafka" -> new KafkaMessageBus(kafka);
