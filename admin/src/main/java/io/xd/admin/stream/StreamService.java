@@ -13,6 +13,7 @@ import io.xd.admin.dsl.StreamParser;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentRequest;
 import io.xd.core.cluster.DeploymentState;
+import io.xd.core.cluster.ModuleDeploymentProperties;
 import io.xd.core.cluster.ModuleId;
 import io.xd.core.cluster.ModuleStatus;
 import io.xd.core.cluster.StreamRecord;
@@ -144,11 +145,12 @@ public final class StreamService {
 		boolean waiting = false;
 		for (StreamModule module : definition.modules()) {
 			String prefix = ModuleId.instancePrefix(stream.name(), module.type().label(), module.label());
+			ModuleDeploymentProperties resolved = properties.module(module.label());
 			long matching = view.containers.values()
 				.stream()
-				.filter(container -> CriteriaEvaluator.matches(properties.criteria(module.label()), container))
+				.filter(container -> CriteriaEvaluator.matches(resolved.criteria(), container))
 				.count();
-			int count = properties.count(module.label());
+			int count = resolved.count();
 			long expected = (count == 0) ? Math.max(1, matching) : count;
 			long deployed = view.count(prefix, true);
 			long failures = view.count(prefix, false);
