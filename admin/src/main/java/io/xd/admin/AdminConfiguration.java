@@ -14,7 +14,7 @@ import io.xd.admin.cluster.DeploymentSupervisor;
 import io.xd.admin.stream.StreamPlanner;
 import io.xd.admin.stream.StreamService;
 import io.xd.core.BindingKeys;
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * The admin server's parts: stream planning and storage, the deployment supervisor and the REST API. Needs a

@@ -26,14 +26,14 @@ import org.springframework.messaging.support.MessageBuilder;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.ChannelNames;
-import io.xd.modules.MessageCounter;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleProvider;
-import io.xd.modules.ModuleRegistry;
 import io.xd.modules.ModuleType;
 import io.xd.modules.builtin.LoadGeneratorSource;
 import io.xd.modules.builtin.ThroughputSink;
+import io.xd.modules.internal.ModuleRegistry;
+import io.xd.modules.internal.metrics.MessageCounter;
 
 /**
  * The seed's direct-binding test, {@code load-generator | throughput} with {@code module.*.count=0}, as a

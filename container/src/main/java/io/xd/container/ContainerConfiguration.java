@@ -25,7 +25,7 @@ import io.xd.bus.kafka.KafkaBusProperties;
 import io.xd.bus.kafka.KafkaMessageBus;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.cluster.ContainerAttributes;
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * The container's parts, in singlenode and in a container process: the message bus, the module runner and the server.
@@ -48,7 +48,8 @@ public class ContainerConfiguration {
 
 	@Bean(destroyMethod = "close")
 	public MessageBus messageBus(@Value("${xd.transport:local}") String transport,
-			@Value("${xd.messagebus.local.queueSize:10000}") int queueSize, KafkaBusProperties kafka) {
+			@Value("${xd.messagebus.local.queueSize:" + LocalMessageBus.DEFAULT_QUEUE_CAPACITY + "}") int queueSize,
+			KafkaBusProperties kafka) {
 		return switch (Transport.of(transport)) {
 			case LOCAL -> new LocalMessageBus(queueSize);
 			case KAFKA -> new KafkaMessageBus(kafka);

@@ -17,7 +17,8 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.core.cluster.ModuleDeployment;
-import io.xd.modules.MessageCounter;
+import io.xd.modules.ModuleType;
+import io.xd.modules.internal.metrics.MessageCounter;
 
 /**
  * The meters of one module instance, registered with Micrometer under the tags {@code stream}, {@code module} (its
@@ -59,8 +60,9 @@ public final class ModuleMeters {
 
 	ModuleMeters(MeterRegistry registry, ModuleDeployment deployment) {
 		this.registry = registry;
-		this.source = "source".equals(deployment.type());
-		Tags tags = Tags.of("stream", deployment.stream(), "module", deployment.label(), "type", deployment.type(),
+		ModuleType type = ModuleType.fromLabel(deployment.type());
+		this.source = (type == ModuleType.SOURCE);
+		Tags tags = Tags.of("stream", deployment.stream(), "module", deployment.label(), "type", type.label(),
 				"instance", Integer.toString(deployment.sequence()));
 		if (!this.source) {
 			counter("xd.module.messages.in", "messages the module handled", null, this.in, MessageCounter::messages,
@@ -68,7 +70,7 @@ public final class ModuleMeters {
 			counter("xd.module.bytes.in", "payload bytes the module handled", "bytes", this.in, MessageCounter::bytes,
 					tags);
 		}
-		if (!"sink".equals(deployment.type())) {
+		if (type != ModuleType.SINK) {
 			counter("xd.module.messages.out", "messages the module sent", null, this.out, MessageCounter::messages,
 					tags);
 			counter("xd.module.bytes.out", "payload bytes the module sent", "bytes", this.out, MessageCounter::bytes,

@@ -20,11 +20,11 @@ import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
-import io.xd.modules.ModuleRegistry;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * Turns a {@link ModuleDeployment} into a running module bound to the message bus, and back.
@@ -111,12 +111,7 @@ public final class ModuleRunner {
 
 	/** The module's {@code count} when the user gave one above 1; 0 (every matching container) counts as 1. */
 	private static int instanceCount(ModuleDeployment deployment) {
-		try {
-			return Math.max(1, Integer.parseInt(deployment.properties().getOrDefault("count", "1")));
-		}
-		catch (NumberFormatException ex) {
-			return 1;
-		}
+		return Math.max(1, deployment.properties().count());
 	}
 
 	private static void start(Module module, MessageChannel output, ModuleDeployment deployment) {

@@ -13,7 +13,9 @@ public interface ModuleProvider {
 	/**
 	 * Creates a module instance. The returned module must be a {@link Source}, {@link Processor} or {@link Sink}
 	 * matching {@link ModuleMetadata#type()}; {@code context.options()} were resolved against this provider's
-	 * metadata, so values need no further checks.
+	 * metadata, so values need no further checks. Called once per instance, possibly from several threads at once;
+	 * must not start threads or send messages (that is {@code start}'s job). An exception fails this instance's
+	 * deployment, which the container reports.
 	 */
 	Module create(ModuleContext context);
 }

@@ -13,7 +13,7 @@ import org.springframework.core.env.Environment;
 
 import io.xd.bus.Transport;
 import io.xd.core.BindingKeys;
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * What every XD process needs: the ZooKeeper connection (singlenode may start an embedded server; an admin or a

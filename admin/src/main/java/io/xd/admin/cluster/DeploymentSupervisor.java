@@ -7,9 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +20,7 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.xd.admin.stream.CriteriaEvaluator;
+import io.xd.admin.cluster.ModulePlacement.Placement;
 import io.xd.admin.stream.DeploymentProperties;
 import io.xd.admin.stream.StreamPlan;
 import io.xd.admin.stream.StreamPlanner;
@@ -73,16 +71,13 @@ public final class DeploymentSupervisor implements AutoCloseable {
 
 	private final List<CuratorCache> caches = new ArrayList<>();
 
-	private final Duration departureGracePeriod;
-
-	/** When each container holding allocations was first seen missing; touched by the reconciling thread only. */
-	private final Map<String, Long> missingSince = new HashMap<>();
+	private final DepartedContainers departures;
 
 	private volatile boolean closed;
 
 	public DeploymentSupervisor(ClusterStore store, StreamPlanner planner, String adminId, Duration deploymentTimeout,
 			Duration reconcileInterval, Duration departureGracePeriod) {
-		this.departureGracePeriod = departureGracePeriod;
+		this.departures = new DepartedContainers(departureGracePeriod);
 		this.store = store;
 		this.planner = planner;
 		this.deploymentTimeout = deploymentTimeout;
@@ -151,8 +146,7 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			requests.values().forEach(request -> plan(request).ifPresent(modules -> plans.put(request.stream(),
 					modules)));
 			removeStale(requests, plans, containers, allocations);
-			plans.forEach((stream, modules) -> deploy(modules, DeploymentProperties.of(requests.get(stream)
-				.properties()), containers, allocations));
+			plans.values().forEach(modules -> deploy(modules, containers, allocations));
 		}
 		catch (RuntimeException ex) {
 			if (this.closed || Thread.currentThread().isInterrupted()) {
@@ -166,24 +160,13 @@ public final class DeploymentSupervisor implements AutoCloseable {
 
 	private void dropDepartedContainers(Map<String, ContainerAttributes> containers,
 			Map<String, Map<String, ModuleDeployment>> allocations) {
-		long now = System.nanoTime();
-		this.missingSince.keySet().retainAll(allocations.keySet());
-		this.missingSince.keySet().removeAll(containers.keySet());
-		for (String containerId : new ArrayList<>(allocations.keySet())) {
-			if (!containers.containsKey(containerId)) {
-				long since = this.missingSince.computeIfAbsent(containerId, id -> now);
-				if (now - since < this.departureGracePeriod.toNanos()) {
-					logger.debug("Container {} is missing; its modules stay allocated for up to {}", containerId,
-							this.departureGracePeriod);
-					continue;
-				}
-				this.missingSince.remove(containerId);
-				Map<String, ModuleDeployment> lost = allocations.remove(containerId);
-				if (!lost.isEmpty()) {
-					logger.info("Container {} left; redeploying its modules {}", containerId, lost.keySet());
-				}
-				this.store.deleteAllocations(containerId);
+		for (String containerId : this.departures.departed(containers.keySet(), allocations.keySet(),
+				System.nanoTime())) {
+			Map<String, ModuleDeployment> lost = allocations.remove(containerId);
+			if (!lost.isEmpty()) {
+				logger.info("Container {} left; redeploying its modules {}", containerId, lost.keySet());
 			}
+			this.store.deleteAllocations(containerId);
 		}
 	}
 
@@ -198,7 +181,8 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		}
 		List<Allocation> stale = new ArrayList<>();
 		allocations.forEach((containerId, byId) -> byId.values().forEach(module -> {
-			if (isStale(module, containers.get(containerId), requests, plans)) {
+			if (ModulePlacement.isStale(module, containers.get(containerId), requests.containsKey(module.stream()),
+					plans.get(module.stream()))) {
 				stale.add(new Allocation(containerId, module));
 			}
 		}));
@@ -211,22 +195,6 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			allocations.get(allocation.containerId()).remove(moduleId);
 			awaitStatus(allocation.containerId(), moduleId, false);
 		}
-	}
-
-	private static boolean isStale(ModuleDeployment module, ContainerAttributes container,
-			Map<String, DeploymentRequest> requests, Map<String, List<ModuleDeployment>> plans) {
-		DeploymentRequest request = requests.get(module.stream());
-		if (request == null) {
-			return true;
-		}
-		List<ModuleDeployment> plan = plans.get(module.stream());
-		if (plan == null) {
-			return false;
-		}
-		boolean planned = plan.stream()
-			.anyMatch(wanted -> wanted.withSequence(module.sequence()).equals(module));
-		String criteria = DeploymentProperties.of(request.properties()).criteria(module.label());
-		return !planned || (container != null && !CriteriaEvaluator.matches(criteria, container));
 	}
 
 	private Optional<List<ModuleDeployment>> plan(DeploymentRequest request) {
@@ -245,57 +213,32 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		}
 	}
 
-	private void deploy(List<ModuleDeployment> plan, DeploymentProperties properties,
-			Map<String, ContainerAttributes> containers, Map<String, Map<String, ModuleDeployment>> allocations) {
+	private void deploy(List<ModuleDeployment> plan, Map<String, ContainerAttributes> containers,
+			Map<String, Map<String, ModuleDeployment>> allocations) {
 		List<ModuleDeployment> modules = new ArrayList<>(plan);
 		modules.sort(Comparator.comparingInt(ModuleDeployment::index).reversed());
 		for (ModuleDeployment module : modules) {
-			deployModule(module, properties, containers, allocations);
+			deployModule(module, containers, allocations);
 		}
 	}
 
-	private void deployModule(ModuleDeployment module, DeploymentProperties properties,
-			Map<String, ContainerAttributes> containers, Map<String, Map<String, ModuleDeployment>> allocations) {
-		String criteria = properties.criteria(module.label());
-		List<String> candidates = containers.values()
-			.stream()
-			.filter(container -> CriteriaEvaluator.matches(criteria, container))
-			.map(ContainerAttributes::id)
-			.toList();
-		Set<Integer> sequences = new TreeSet<>();
-		List<String> holders = new ArrayList<>();
-		allocations.forEach((containerId, byId) -> byId.values().forEach(existing -> {
-			if (existing.stream().equals(module.stream()) && existing.label().equals(module.label())) {
-				sequences.add(existing.sequence());
-				holders.add(containerId);
-			}
-		}));
-		int count = properties.count(module.label());
-		int desired = (count == 0) ? candidates.size() : Math.min(count, candidates.size());
-		if (candidates.isEmpty()) {
+	private void deployModule(ModuleDeployment module, Map<String, ContainerAttributes> containers,
+			Map<String, Map<String, ModuleDeployment>> allocations) {
+		if (ModulePlacement.candidates(module, containers).isEmpty()) {
 			logger.warn("No container matches module '{}' of stream '{}' (criteria: {})", module.label(),
-					module.stream(), criteria);
+					module.stream(), module.properties().criteria());
 			return;
 		}
-		List<String> free = new ArrayList<>(candidates.stream().filter(id -> !holders.contains(id)).toList());
-		free.sort(Comparator.comparingInt((String id) -> allocations.getOrDefault(id, Map.of()).size())
-			.thenComparing(Comparator.naturalOrder()));
-		List<String[]> placed = new ArrayList<>();
-		int sequence = 1;
-		for (int i = holders.size(); i < desired && !free.isEmpty(); i++) {
-			while (sequences.contains(sequence)) {
-				sequence++;
-			}
-			sequences.add(sequence);
-			String containerId = free.remove(0);
-			ModuleDeployment instance = module.withSequence(sequence);
-			this.store.allocate(containerId, instance);
-			allocations.computeIfAbsent(containerId, id -> new TreeMap<>()).put(instance.moduleId(), instance);
-			placed.add(new String[] { containerId, instance.moduleId() });
-			logger.info("Allocated module {} to container {}", instance.moduleId(), containerId);
+		List<Placement> placements = ModulePlacement.newInstances(module, containers, allocations);
+		for (Placement placement : placements) {
+			ModuleDeployment instance = placement.instance();
+			this.store.allocate(placement.containerId(), instance);
+			allocations.computeIfAbsent(placement.containerId(), id -> new TreeMap<>())
+				.put(instance.moduleId(), instance);
+			logger.info("Allocated module {} to container {}", instance.moduleId(), placement.containerId());
 		}
-		for (String[] allocation : placed) {
-			awaitStatus(allocation[0], allocation[1], true);
+		for (Placement placement : placements) {
+			awaitStatus(placement.containerId(), placement.instance().moduleId(), true);
 		}
 	}
 

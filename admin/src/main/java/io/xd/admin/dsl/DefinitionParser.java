@@ -291,57 +291,11 @@ final class DefinitionParser {
 	// ---- names
 
 	private void checkName(Token word, String what) {
-		String name = word.text();
-		for (int i = 0; i < name.length(); i++) {
-			char c = name.charAt(i);
-			boolean ascii = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-			if (i == 0 && !ascii) {
-				throw new DslException(DslErrorCode.ILLEGAL_NAME, this.text, word.start(),
-						"an ASCII letter, digit or '_' first", Tokenizer.describeCodePoint(name.codePointAt(0)), what,
-						name);
-			}
-			if (!ascii && c != '$' && c != '-') {
-				throw new DslException(DslErrorCode.ILLEGAL_NAME, this.text, word.start() + i,
-						"only ASCII letters, digits, '_', '$' or '-'", Tokenizer.describeCodePoint(name.codePointAt(i)),
-						what, name);
-			}
-		}
+		NameRules.checkName(this.text, word, what);
 	}
 
 	private void checkStreamName(Token word) {
-		String name = word.text();
-		int bad = invalidStreamNameIndex(name);
-		if (bad == 0) {
-			throw new DslException(DslErrorCode.ILLEGAL_STREAM_NAME, this.text, word.start(),
-					"a letter, '_' or '$' first", Tokenizer.describeCodePoint(name.codePointAt(0)), name);
-		}
-		if (bad > 0) {
-			throw new DslException(DslErrorCode.ILLEGAL_STREAM_NAME, this.text, word.start() + bad,
-					"only letters, digits, '_', '$' or '-'", Tokenizer.describeCodePoint(name.codePointAt(bad)), name);
-		}
-	}
-
-	/**
-	 * Where a stream name breaks the naming rule: a letter, {@code _} or {@code $} first, then letters, digits,
-	 * {@code _}, {@code $} or {@code -}; invisible (identifier-ignorable) characters are refused, since such a name
-	 * could not be typed back.
-	 * @param name a candidate stream name
-	 * @return the index of the first offending character (0 for an empty name), or -1 when the name is valid
-	 */
-	static int invalidStreamNameIndex(String name) {
-		if (name.isEmpty()) {
-			return 0;
-		}
-		for (int i = 0; i < name.length();) {
-			int codePoint = name.codePointAt(i);
-			boolean valid = (i == 0) ? Character.isJavaIdentifierStart(codePoint)
-					: (codePoint == '-' || Character.isJavaIdentifierPart(codePoint));
-			if (!valid || Character.isIdentifierIgnorable(codePoint)) {
-				return i;
-			}
-			i += Character.charCount(codePoint);
-		}
-		return -1;
+		NameRules.checkStreamName(this.text, word);
 	}
 
 	// ---- token access

@@ -52,6 +52,6 @@ public final class StreamParser {
 	 * @return the index of its first offending character (0 for an empty name), or -1 when it is valid
 	 */
 	public static int invalidStreamNameIndex(String name) {
-		return DefinitionParser.invalidStreamNameIndex(name);
+		return NameRules.invalidStreamNameIndex(name);
 	}
 }

@@ -8,20 +8,18 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.xd.core.BindingKeys;
+import io.xd.core.cluster.ModuleDeploymentProperties;
 
 /**
  * Deployment properties of a stream: {@code module.<label>.<key>=<value>} pairs, where {@code module.*.} applies to
  * every module and is overridden by a module's own key. Known keys: {@code count} (instances; 0 means one on every
  * matching container), {@code criteria} (an expression over container attributes, see {@link CriteriaEvaluator}),
- * and {@code producer.*} / {@code consumer.*} (binding properties for the bus).
+ * and {@code producer.*} / {@code consumer.*} (binding properties for the bus). Each module's share is resolved
+ * into a {@link ModuleDeploymentProperties}, the form containers read.
  */
 public final class DeploymentProperties {
 
 	private static final String PREFIX = "module.";
-
-	private static final String COUNT = "count";
-
-	private static final String CRITERIA = "criteria";
 
 	private final Map<String, String> values;
 
@@ -86,10 +84,10 @@ public final class DeploymentProperties {
 				return;
 			}
 			BindingKeys.Side side = bindingSide(property);
-			if (property.equals(COUNT)) {
+			if (property.equals(ModuleDeploymentProperties.COUNT)) {
 				checkCount(key, value, problems);
 			}
-			else if (property.equals(CRITERIA)) {
+			else if (property.equals(ModuleDeploymentProperties.CRITERIA)) {
 				checkCriteria(value, problems);
 			}
 			else if (side == null) {
@@ -166,14 +164,19 @@ public final class DeploymentProperties {
 		return merged;
 	}
 
+	/** The properties of one module, resolved; call only once {@link #validate} has passed. */
+	public ModuleDeploymentProperties module(String label) {
+		return ModuleDeploymentProperties.of(forModule(label));
+	}
+
 	/** The instance count of a module: its {@code count}, 1 by default; 0 means every matching container. */
 	public int count(String label) {
-		return Integer.parseInt(forModule(label).getOrDefault(COUNT, "1"));
+		return module(label).count();
 	}
 
 	/** The criteria of a module, or {@code null}. */
 	public String criteria(String label) {
-		return forModule(label).get(CRITERIA);
+		return module(label).criteria();
 	}
 
 	/** The binding properties of a module for one side, {@code producer} or {@code consumer}, without the prefix. */

@@ -29,9 +29,8 @@ public record StreamPlan(String name, StreamDefinition definition, List<ModuleDe
 	public List<ModuleDeployment> deployments(DeploymentProperties properties) {
 		return this.modules.stream()
 			.map(module -> new ModuleDeployment(module.stream(), module.label(), module.name(), module.type(),
-					module.index(), 0, module.options(), properties.forModule(module.label()), module.input(),
-					module.output(), module.tap(), properties.binding(module.label(), "consumer"),
-					properties.binding(module.label(), "producer")))
+					module.index(), 0, module.options(), properties.module(module.label()), module.input(),
+					module.output(), module.tap()))
 			.toList();
 	}
 }

@@ -16,7 +16,7 @@ import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleProvider;
-import io.xd.modules.ModuleRegistry;
+import io.xd.modules.internal.ModuleRegistry;
 
 /**
  * Checks a stream definition against the modules that exist and the streams it taps, and works out how each
@@ -62,7 +62,7 @@ public final class StreamPlanner {
 					: ChannelNames.pipe(streamName, i);
 			String tap = (output != null) ? ChannelNames.streamTap(streamName, module.name(), i) : null;
 			deployments.add(new ModuleDeployment(streamName, module.label(), module.name(), module.type().label(), i, 0,
-					module.options(), null, input, output, tap, null, null));
+					module.options(), null, input, output, tap));
 		}
 		return new StreamPlan(streamName, definition, deployments);
 	}

@@ -13,6 +13,9 @@ import io.xd.admin.dsl.StreamModule;
 import io.xd.admin.dsl.StreamParser;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentRequest;
+import io.xd.core.cluster.DeploymentState;
+import io.xd.core.cluster.ModuleDeploymentProperties;
+import io.xd.core.cluster.ModuleId;
 import io.xd.core.cluster.ModuleStatus;
 import io.xd.core.cluster.StreamRecord;
 
@@ -123,13 +126,13 @@ public final class StreamService {
 	}
 
 	private StreamInfo describe(StreamRecord stream, ClusterView view) {
-		return new StreamInfo(stream.name(), stream.definition(), status(stream, view));
+		return new StreamInfo(stream.name(), stream.definition(), status(stream, view).label());
 	}
 
-	private String status(StreamRecord stream, ClusterView view) {
+	private DeploymentState status(StreamRecord stream, ClusterView view) {
 		Optional<DeploymentRequest> request = this.store.findDeployment(stream.name());
 		if (request.isEmpty()) {
-			return "undeployed";
+			return DeploymentState.UNDEPLOYED;
 		}
 		DeploymentProperties properties = DeploymentProperties.of(request.get().properties());
 		StreamDefinition definition;
@@ -137,18 +140,19 @@ public final class StreamService {
 			definition = this.planner.parse(stream.definition());
 		}
 		catch (RuntimeException ex) {
-			return "failed";
+			return DeploymentState.FAILED;
 		}
 		boolean complete = true;
 		boolean failed = false;
 		boolean waiting = false;
 		for (StreamModule module : definition.modules()) {
-			String prefix = stream.name() + "." + module.type().label() + "." + module.label() + ".";
+			String prefix = ModuleId.instancePrefix(stream.name(), module.type().label(), module.label());
+			ModuleDeploymentProperties resolved = properties.module(module.label());
 			long matching = view.containers.values()
 				.stream()
-				.filter(container -> CriteriaEvaluator.matches(properties.criteria(module.label()), container))
+				.filter(container -> CriteriaEvaluator.matches(resolved.criteria(), container))
 				.count();
-			int count = properties.count(module.label());
+			int count = resolved.count();
 			long expected = (count == 0) ? Math.max(1, matching) : count;
 			long deployed = view.count(prefix, true);
 			long failures = view.count(prefix, false);
@@ -163,12 +167,12 @@ public final class StreamService {
 			complete &= deployed >= expected;
 		}
 		if (failed) {
-			return "failed";
+			return DeploymentState.FAILED;
 		}
 		if (waiting) {
-			return "deploying";
+			return DeploymentState.DEPLOYING;
 		}
-		return complete ? "deployed" : "incomplete";
+		return complete ? DeploymentState.DEPLOYED : DeploymentState.INCOMPLETE;
 	}
 
 	private StreamRecord find(String name) {
@@ -192,7 +196,7 @@ public final class StreamService {
 	 *
 	 * @param name the stream name
 	 * @param definition the DSL text
-	 * @param status undeployed, deploying, deployed, incomplete or failed
+	 * @param status a {@link DeploymentState#label()}: undeployed, deploying, deployed, incomplete or failed
 	 */
 	public record StreamInfo(String name, String definition, String status) {
 	}

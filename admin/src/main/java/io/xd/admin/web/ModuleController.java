@@ -10,8 +10,8 @@ import org.springframework.web.bind.annotation.RestController;
 import io.xd.admin.AdminException;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleRegistry;
 import io.xd.modules.ModuleType;
+import io.xd.modules.internal.ModuleRegistry;
 
 /** The modules streams may use, and their options. */
 @RestController

@@ -11,6 +11,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.core.cluster.ContainerAttributes;
+import io.xd.core.cluster.DeploymentState;
 import io.xd.core.cluster.ModuleDeployment;
 import io.xd.core.cluster.ModuleStatus;
 
@@ -64,10 +65,10 @@ public class RuntimeController {
 					return;
 				}
 				ModuleStatus status = runtime.getOrDefault(container, Map.of()).get(id);
-				String state = (status == null) ? "deploying" : status.state();
+				DeploymentState state = (status == null) ? DeploymentState.DEPLOYING : status.state();
 				modules.add(new ModuleInfo(id, module.name(), module.stream(), module.type(), container,
-						module.options(), module.properties(), state, (status == null) ? null : status.error(),
-						(status == null) ? null : status.messageRate()));
+						module.options(), module.properties().asMap(), state.label(),
+						(status == null) ? null : status.error(), (status == null) ? null : status.messageRate()));
 			});
 		});
 		return PageResponse.of(modules, page, size);

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
-import io.xd.modules.ThreadOwnedSlots;
+import io.xd.modules.internal.metrics.ThreadOwnedSlots;
 
 /**
  * Records latencies, in nanoseconds, from any number of threads into HdrHistograms, without locks and without

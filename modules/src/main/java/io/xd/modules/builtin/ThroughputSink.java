@@ -15,7 +15,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
 
-import io.xd.modules.MessageCounter;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
@@ -23,6 +22,7 @@ import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
+import io.xd.modules.internal.metrics.MessageCounter;
 
 /**
  * The {@code throughput} sink: counts messages and payload bytes and logs the rates, in Spring XD's line format.

@@ -1,4 +1,4 @@
-package io.xd.modules;
+package io.xd.modules.internal.metrics;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

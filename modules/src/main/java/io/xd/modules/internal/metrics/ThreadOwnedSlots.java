@@ -1,10 +1,10 @@
-package io.xd.modules;
+package io.xd.modules.internal.metrics;
 
 import java.util.Arrays;
 
 /**
  * A slot per writing thread, found without locks or allocation on the writing path: the base of
- * {@link MessageCounter} and {@link io.xd.modules.builtin.LatencyRecorder}, whose threads each write only their own
+ * {@link MessageCounter} and of the {@code throughput} sink's latency recorder, whose threads each write only their own
  * slot while readers go over all of them.
  * <p>
  * A thread's slot is found through a one-entry cache that is right for the common case of a single writing thread,

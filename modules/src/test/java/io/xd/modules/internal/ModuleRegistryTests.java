@@ -1,6 +1,9 @@
-package io.xd.modules;
+package io.xd.modules.internal;
 
 import org.junit.jupiter.api.Test;
+
+import io.xd.modules.ModuleMetadata;
+import io.xd.modules.ModuleType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.xd.modules;
+package io.xd.modules.internal;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,6 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+
+import io.xd.modules.ModuleMetadata;
+import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleType;
 
 /**
  * The modules available to streams, keyed by type and name. The registry is built once from the providers on the
