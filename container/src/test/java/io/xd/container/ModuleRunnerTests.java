@@ -1,0 +1,258 @@
+package io.xd.container;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageDeliveryException;
+import org.springframework.messaging.support.GenericMessage;
+
+import io.xd.bus.BindingProperties;
+import io.xd.bus.ProducerBinding;
+import io.xd.bus.local.LocalMessageBus;
+import io.xd.container.ModuleRunner.RunningModule;
+import io.xd.core.ChannelNames;
+import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleDeploymentProperties;
+import io.xd.modules.Module;
+import io.xd.modules.ModuleContext;
+import io.xd.modules.ModuleMetadata;
+import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleType;
+import io.xd.modules.Processor;
+import io.xd.modules.Sink;
+import io.xd.modules.Source;
+import io.xd.modules.internal.ModuleRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The module runner on the local bus, with modules of the test's own: no ZooKeeper, no broker. */
+class ModuleRunnerTests {
+
+	private final LocalMessageBus bus = new LocalMessageBus();
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private final ModuleRunner runner = new ModuleRunner(new ModuleRegistry(List.of(new EmitterProvider(),
+			new UpperCaseProvider(), new CollectorProvider(), new BrokenProvider())), this.bus, this.meters);
+
+	@AfterEach
+	void close() {
+		this.bus.close();
+	}
+
+	@Test
+	void deployedModulesAreDirectlyBoundAndMetered() {
+		RunningModule sink = this.runner.deploy(deployment("collector", ModuleType.SINK, 2, pipe(1), null, null));
+		RunningModule processor = this.runner.deploy(deployment("upper", ModuleType.PROCESSOR, 1, pipe(0), pipe(1),
+				null));
+		RunningModule source = this.runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));
+
+		((Emitter) source.module()).emit("abc");
+
+		assertThat(((Collector) sink.module()).received).containsExactly("ABC");
+		assertThat(this.meters.get("xd.module.messages.in").tag("module", "upper").functionCounter().count())
+			.isEqualTo(1);
+		assertThat(this.meters.get("xd.module.messages.out").tag("module", "upper").functionCounter().count())
+			.isEqualTo(1);
+	}
+
+	@Test
+	void anUnknownModuleIsRefusedWithItsNameAndType() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.runner.deploy(deployment("nope", ModuleType.SINK, 1, pipe(0), null, null)))
+			.withMessage("Could not find module with name 'nope' and type 'sink'");
+	}
+
+	@Test
+	void aModuleThatFailsToStartLeavesNothingBound() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.runner.deploy(deployment("broken", ModuleType.PROCESSOR, 1, pipe(0), pipe(1),
+					null)))
+			.withMessage("cannot start");
+		// neither its input nor its output stays bound: a producer on its input finds no consumer, and the output
+		// pipe can be taken by a new module
+		ProducerBinding upstream = this.bus.bindProducer(pipe(0), null, BindingProperties.NONE);
+		assertThatThrownBy(() -> upstream.channel().send(new GenericMessage<>("x")))
+			.isInstanceOf(MessageDeliveryException.class)
+			.hasMessageContaining("No consumer is bound");
+		assertThat(this.meters.find("xd.module.messages.in").tag("module", "broken").functionCounter()).isNull();
+	}
+
+	@Test
+	void undeployingUnbindsTheInputSoNothingMoreArrives() {
+		RunningModule sink = this.runner.deploy(deployment("collector", ModuleType.SINK, 1, pipe(0), null, null));
+		ProducerBinding upstream = this.bus.bindProducer(pipe(0), null, BindingProperties.NONE);
+		upstream.channel().send(new GenericMessage<>("before"));
+		sink.undeploy();
+		sink.undeploy();
+		assertThatThrownBy(() -> upstream.channel().send(new GenericMessage<>("after")))
+			.isInstanceOf(MessageDeliveryException.class);
+		assertThat(((Collector) sink.module()).received).containsExactly("before");
+		assertThat(((Collector) sink.module()).stopped).isTrue();
+		assertThat(this.meters.find("xd.module.messages.in").tag("module", "collector").functionCounter()).isNull();
+	}
+
+	@Test
+	void aModuleWritingToANamedTopicPublishesToItsTapOnlyWhileTapped() {
+		String topic = ChannelNames.TOPIC_PREFIX + "out";
+		String tap = ChannelNames.streamTap("s", "emitter", 0);
+		List<Object> onTopic = new CopyOnWriteArrayList<>();
+		List<Object> onTap = new CopyOnWriteArrayList<>();
+		this.bus.bindPubSubConsumer(topic, "reader", message -> onTopic.add(message.getPayload()),
+				BindingProperties.NONE);
+		RunningModule source = this.runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, topic, tap));
+		Emitter emitter = (Emitter) source.module();
+
+		emitter.emit("untapped");
+		var tapping = this.bus.bindPubSubConsumer(tap, "tapper", message -> onTap.add(message.getPayload()),
+				BindingProperties.NONE);
+		emitter.emit("tapped");
+		tapping.unbind();
+		emitter.emit("untapped again");
+
+		org.awaitility.Awaitility.await().until(() -> onTopic.size() == 3);
+		assertThat(onTopic).containsExactly("untapped", "tapped", "untapped again");
+		assertThat(onTap).containsExactly("tapped");
+	}
+
+	private static String pipe(int index) {
+		return ChannelNames.pipe("s", index);
+	}
+
+	private static ModuleDeployment deployment(String name, ModuleType type, int index, String input, String output,
+			String tap) {
+		return new ModuleDeployment("s", name, name, type.toString(), index, 1, Map.of(),
+				ModuleDeploymentProperties.DEFAULTS, input, output, tap);
+	}
+
+	/** A source that sends when the test tells it to. */
+	static final class Emitter implements Source {
+
+		private MessageChannel output;
+
+		@Override
+		public void start(MessageChannel output) {
+			this.output = output;
+		}
+
+		void emit(String payload) {
+			this.output.send(new GenericMessage<>(payload));
+		}
+	}
+
+	static final class Collector implements Sink {
+
+		final List<Object> received = new CopyOnWriteArrayList<>();
+
+		volatile boolean stopped;
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			this.received.add(message.getPayload());
+		}
+
+		@Override
+		public void stop() {
+			this.stopped = true;
+		}
+	}
+
+	static final class UpperCase implements Processor {
+
+		private MessageChannel output;
+
+		@Override
+		public void start(MessageChannel output) {
+			this.output = output;
+		}
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			this.output.send(new GenericMessage<>(((String) message.getPayload()).toUpperCase()));
+		}
+	}
+
+	static final class Broken implements Processor {
+
+		@Override
+		public void start(MessageChannel output) {
+			throw new IllegalStateException("cannot start");
+		}
+
+		@Override
+		public void handleMessage(Message<?> message) {
+		}
+	}
+
+	private abstract static class TestProvider implements ModuleProvider {
+
+		private final ModuleMetadata metadata;
+
+		TestProvider(ModuleType type, String name) {
+			this.metadata = new ModuleMetadata(type, name, "a test module", List.of());
+		}
+
+		@Override
+		public ModuleMetadata metadata() {
+			return this.metadata;
+		}
+	}
+
+	private static final class EmitterProvider extends TestProvider {
+
+		EmitterProvider() {
+			super(ModuleType.SOURCE, "emitter");
+		}
+
+		@Override
+		public Module create(ModuleContext context) {
+			return new Emitter();
+		}
+	}
+
+	private static final class UpperCaseProvider extends TestProvider {
+
+		UpperCaseProvider() {
+			super(ModuleType.PROCESSOR, "upper");
+		}
+
+		@Override
+		public Module create(ModuleContext context) {
+			return new UpperCase();
+		}
+	}
+
+	private static final class CollectorProvider extends TestProvider {
+
+		CollectorProvider() {
+			super(ModuleType.SINK, "collector");
+		}
+
+		@Override
+		public Module create(ModuleContext context) {
+			return new Collector();
+		}
+	}
+
+	private static final class BrokenProvider extends TestProvider {
+
+		BrokenProvider() {
+			super(ModuleType.PROCESSOR, "broken");
+		}
+
+		@Override
+		public Module create(ModuleContext context) {
+			return new Broken();
+		}
+	}
+}
