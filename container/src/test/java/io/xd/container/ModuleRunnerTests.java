@@ -3,6 +3,7 @@ package io.xd.container;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -42,8 +43,11 @@ class ModuleRunnerTests {
 
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-	private final ModuleRunner runner = new ModuleRunner(new ModuleRegistry(List.of(new EmitterProvider(),
-			new UpperCaseProvider(), new CollectorProvider(), new BrokenProvider())), this.bus, this.meters);
+	private final ModuleRunner runner = new ModuleRunner(new ModuleRegistry(List.of(
+			new TestProvider(ModuleType.SOURCE, "emitter", Emitter::new),
+			new TestProvider(ModuleType.PROCESSOR, "upper", UpperCase::new),
+			new TestProvider(ModuleType.SINK, "collector", Collector::new),
+			new TestProvider(ModuleType.PROCESSOR, "broken", Broken::new))), this.bus, this.meters);
 
 	@AfterEach
 	void close() {
@@ -194,65 +198,16 @@ class ModuleRunnerTests {
 		}
 	}
 
-	private abstract static class TestProvider implements ModuleProvider {
+	/** A provider of a module of the test's own, without options. */
+	private record TestProvider(ModuleMetadata metadata, Supplier<Module> factory) implements ModuleProvider {
 
-		private final ModuleMetadata metadata;
-
-		TestProvider(ModuleType type, String name) {
-			this.metadata = new ModuleMetadata(type, name, "a test module", List.of());
-		}
-
-		@Override
-		public ModuleMetadata metadata() {
-			return this.metadata;
-		}
-	}
-
-	private static final class EmitterProvider extends TestProvider {
-
-		EmitterProvider() {
-			super(ModuleType.SOURCE, "emitter");
+		TestProvider(ModuleType type, String name, Supplier<Module> factory) {
+			this(new ModuleMetadata(type, name, "a test module", List.of()), factory);
 		}
 
 		@Override
 		public Module create(ModuleContext context) {
-			return new Emitter();
-		}
-	}
-
-	private static final class UpperCaseProvider extends TestProvider {
-
-		UpperCaseProvider() {
-			super(ModuleType.PROCESSOR, "upper");
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new UpperCase();
-		}
-	}
-
-	private static final class CollectorProvider extends TestProvider {
-
-		CollectorProvider() {
-			super(ModuleType.SINK, "collector");
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new Collector();
-		}
-	}
-
-	private static final class BrokenProvider extends TestProvider {
-
-		BrokenProvider() {
-			super(ModuleType.PROCESSOR, "broken");
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new Broken();
+			return this.factory.get();
 		}
 	}
 }

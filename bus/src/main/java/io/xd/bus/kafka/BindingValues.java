@@ -3,6 +3,7 @@ package io.xd.bus.kafka;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.springframework.util.unit.DataSize;
 
@@ -21,16 +22,7 @@ final class BindingValues {
 	}
 
 	int integer(String key, int defaultValue) {
-		String value = this.properties.get(key, null);
-		if (value == null) {
-			return defaultValue;
-		}
-		try {
-			return Integer.parseInt(value.trim());
-		}
-		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException(key + " must be an integer, but was '" + value + "'");
-		}
+		return parsed(key, defaultValue, Integer::parseInt, "an integer");
 	}
 
 	int atLeastOne(String key, int defaultValue) {
@@ -42,28 +34,11 @@ final class BindingValues {
 	}
 
 	double decimal(String key, double defaultValue) {
-		String value = this.properties.get(key, null);
-		if (value == null) {
-			return defaultValue;
-		}
-		try {
-			return Double.parseDouble(value.trim());
-		}
-		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException(key + " must be a number, but was '" + value + "'");
-		}
+		return parsed(key, defaultValue, Double::parseDouble, "a number");
 	}
 
 	boolean bool(String key, boolean defaultValue) {
-		String value = this.properties.get(key, null);
-		if (value == null) {
-			return defaultValue;
-		}
-		return switch (value.trim().toLowerCase(Locale.ROOT)) {
-			case "true" -> true;
-			case "false" -> false;
-			default -> throw new IllegalArgumentException(key + " must be true or false, but was '" + value + "'");
-		};
+		return parsed(key, defaultValue, BindingValues::parseBoolean, "true or false");
 	}
 
 	String text(String key, String defaultValue) {
@@ -72,42 +47,48 @@ final class BindingValues {
 
 	/** A duration: milliseconds without a unit, or with one of {@code ms}, {@code s}, {@code m}. */
 	Duration duration(String key, Duration defaultValue) {
-		String value = this.properties.get(key, null);
-		if (value == null) {
-			return defaultValue;
-		}
-		String text = value.trim().toLowerCase(Locale.ROOT);
-		try {
-			if (text.endsWith("ms")) {
-				return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2).trim()));
-			}
-			if (text.endsWith("s")) {
-				return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1).trim()));
-			}
-			if (text.endsWith("m")) {
-				return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1).trim()));
-			}
-			return Duration.ofMillis(Long.parseLong(text));
-		}
-		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException(key + " must be a duration in milliseconds (or with ms, s or m), but was '"
-					+ value + "'");
-		}
+		return parsed(key, defaultValue, BindingValues::parseDuration,
+				"a duration in milliseconds (or with ms, s or m)");
 	}
 
 	/** A size: bytes without a unit, or with a unit such as {@code KB} or {@code MB}. */
 	DataSize size(String key, DataSize defaultValue) {
+		return parsed(key, defaultValue, DataSize::parse, "a size in bytes (or with KB, MB)");
+	}
+
+	private <T> T parsed(String key, T defaultValue, Function<String, T> parser, String expected) {
 		String value = this.properties.get(key, null);
 		if (value == null) {
 			return defaultValue;
 		}
 		try {
-			return DataSize.parse(value.trim());
+			return parser.apply(value.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(key + " must be a size in bytes (or with KB, MB), but was '" + value
-					+ "'");
+			throw new IllegalArgumentException(key + " must be " + expected + ", but was '" + value + "'");
 		}
+	}
+
+	private static boolean parseBoolean(String text) {
+		return switch (text.toLowerCase(Locale.ROOT)) {
+			case "true" -> true;
+			case "false" -> false;
+			default -> throw new IllegalArgumentException(text);
+		};
+	}
+
+	private static Duration parseDuration(String text) {
+		String lower = text.toLowerCase(Locale.ROOT);
+		if (lower.endsWith("ms")) {
+			return Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2).trim()));
+		}
+		if (lower.endsWith("s")) {
+			return Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1).trim()));
+		}
+		if (lower.endsWith("m")) {
+			return Duration.ofMinutes(Long.parseLong(lower.substring(0, lower.length() - 1).trim()));
+		}
+		return Duration.ofMillis(Long.parseLong(lower));
 	}
 
 	/** Dotted keys are Kafka client properties, passed through as they are. */
