@@ -5,9 +5,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,10 +41,53 @@ final class Bench implements AutoCloseable {
 
 	private boolean startedBroker;
 
+	/** Stops the broker this run started when the runner is interrupted (Ctrl-C, SIGTERM). */
+	private final Thread stopBrokerOnExit = new Thread(this::stopBroker, "stop-kafka-local");
+
 	Bench(Path home, String label) {
 		this.home = home;
 		this.out = home.resolve("target").resolve("bench");
 		this.label = label;
+	}
+
+	/**
+	 * What a command-line entry point runs once its arguments are parsed.
+	 *
+	 * @param <T> the options
+	 */
+	interface Command<T> {
+
+		void run(Bench bench, T options) throws Exception;
+
+	}
+
+	/**
+	 * The body of a {@code main} method: parses the arguments (exit status 2 with the parser's message when they
+	 * are bad), prints {@code usage} when help was asked for, else runs {@code command} and exits with status 1 and
+	 * the failure's message when it fails.
+	 */
+	static <T> void main(String label, String usage, String[] args, Function<String[], T> parse, Predicate<T> help,
+			Command<T> command) {
+		T options;
+		try {
+			options = parse.apply(args);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(2);
+			return;
+		}
+		if (help.test(options)) {
+			System.out.println(usage);
+			return;
+		}
+		try (Bench bench = new Bench(projectHome(), label)) {
+			command.run(bench, options);
+		}
+		catch (Exception ex) {
+			System.err.println(label + ": " + ex.getMessage());
+			System.exit(1);
+		}
 	}
 
 	/** The project directory: {@code XD_HOME}, else the working directory. */
@@ -63,7 +110,7 @@ final class Bench implements AutoCloseable {
 		Path dir = out().resolve(name);
 		if (Files.exists(dir)) {
 			try (var paths = Files.walk(dir)) {
-				for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+				for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
 					Files.delete(path);
 				}
 			}
@@ -124,15 +171,17 @@ final class Bench implements AutoCloseable {
 			throw new IOException("bin/kafka-local start failed with status " + status);
 		}
 		this.startedBroker = true;
+		Runtime.getRuntime().addShutdownHook(this.stopBrokerOnExit);
 	}
 
 	/** Runs one of the project's scripts in {@code bin/}, its output on standard error; returns its status. */
 	int script(String name, String... args) throws IOException, InterruptedException {
-		List<String> command = new java.util.ArrayList<>();
+		List<String> command = new ArrayList<>();
 		command.add(this.home.resolve("bin").resolve(name).toString());
 		command.addAll(List.of(args));
 		Process process = new ProcessBuilder(command).directory(this.home.toFile())
-			.redirectOutput(ProcessBuilder.Redirect.to(Path.of("/dev/stderr").toFile()))
+			// appended, not truncated: standard error may be a file that the progress lines also go to
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(Path.of("/dev/stderr").toFile()))
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
 		return process.waitFor();
@@ -140,6 +189,18 @@ final class Bench implements AutoCloseable {
 
 	@Override
 	public void close() {
+		if (this.startedBroker) {
+			try {
+				Runtime.getRuntime().removeShutdownHook(this.stopBrokerOnExit);
+			}
+			catch (IllegalStateException ex) {
+				return; // shutting down: the hook stops the broker
+			}
+		}
+		stopBroker();
+	}
+
+	private synchronized void stopBroker() {
 		if (this.startedBroker) {
 			this.startedBroker = false;
 			try {

@@ -31,27 +31,8 @@ public final class BenchRunner {
 	private BenchRunner() {
 	}
 
-	public static void main(String[] args) throws Exception {
-		BenchOptions.XdBench options;
-		try {
-			options = BenchOptions.xdBench(args);
-		}
-		catch (IllegalArgumentException ex) {
-			System.err.println(ex.getMessage());
-			System.exit(2);
-			return;
-		}
-		if (options.help()) {
-			System.out.println(USAGE);
-			return;
-		}
-		try (Bench bench = new Bench(Bench.projectHome(), "xd-bench")) {
-			run(bench, options);
-		}
-		catch (Exception ex) {
-			System.err.println("xd-bench: " + ex.getMessage());
-			System.exit(1);
-		}
+	public static void main(String[] args) {
+		Bench.main("xd-bench", USAGE, args, BenchOptions::xdBench, BenchOptions.XdBench::help, BenchRunner::run);
 	}
 
 	private static void run(Bench bench, BenchOptions.XdBench options) throws Exception {

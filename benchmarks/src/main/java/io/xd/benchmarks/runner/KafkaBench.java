@@ -47,26 +47,8 @@ public final class KafkaBench {
 	}
 
 	public static void main(String[] args) {
-		BenchOptions.KafkaBench options;
-		try {
-			options = BenchOptions.kafkaBench(args);
-		}
-		catch (IllegalArgumentException ex) {
-			System.err.println(ex.getMessage());
-			System.exit(2);
-			return;
-		}
-		if (options.help()) {
-			System.out.println(USAGE);
-			return;
-		}
-		try (Bench bench = new Bench(Bench.projectHome(), "kafka-bench")) {
-			new KafkaBench(bench, options).run(System.out);
-		}
-		catch (Exception ex) {
-			System.err.println("kafka-bench: " + ex.getMessage());
-			System.exit(1);
-		}
+		Bench.main("kafka-bench", USAGE, args, BenchOptions::kafkaBench, BenchOptions.KafkaBench::help,
+				(bench, options) -> new KafkaBench(bench, options).run(System.out));
 	}
 
 	/** Runs every round and size, prints the tables to {@code out} and writes {@code kafka.json}. */

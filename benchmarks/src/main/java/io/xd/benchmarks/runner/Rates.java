@@ -56,14 +56,16 @@ final class Rates {
 	}
 
 	/**
-	 * A producer's rate counted to the broker's acknowledgement: {@code total} messages over the time from the
-	 * source's first message to the moment the topic's end offsets summed to {@code total}. Both moments are the
-	 * middles of the poll intervals in which they fell.
+	 * {@code total} messages over the time from the source's first message until another counter reached
+	 * {@code total}: with the sum of a topic's end offsets, a producer's rate counted to the broker's
+	 * acknowledgement; with the sink's meter, the rate a paced stream delivered end to end, which a late start
+	 * followed by a catch-up does not inflate. Both moments are the middles of the poll intervals in which they fell.
 	 * @param sent the source's messages-out counter, in time order
-	 * @param acknowledged the sum of the topic's end offsets, in time order
+	 * @param reached the other counter, in time order
+	 * @param what the other counter, for the reason of an n/a figure
 	 * @param total the messages the source sent
 	 */
-	static Figure toAcknowledgement(List<Sample> sent, List<Sample> acknowledged, long total) {
+	static Figure sinceFirstSent(List<Sample> sent, List<Sample> reached, String what, long total) {
 		if (total <= 0) {
 			return Figure.na("no messages sent");
 		}
@@ -72,13 +74,12 @@ final class Rates {
 			return Figure.na(first < 0 ? "the source's meter never counted a message"
 					: "the source had started before the first poll");
 		}
-		int done = firstAtLeast(acknowledged, total);
+		int done = firstAtLeast(reached, total);
 		if (done < 0) {
-			return Figure.na("the topic's end offsets did not reach " + total);
+			return Figure.na(what + " did not reach " + total);
 		}
-		long start = middle(sent, first);
-		long end = (done == 0) ? acknowledged.get(0).nanos() : middle(acknowledged, done);
-		return perSecond(total, end - start);
+		long end = (done == 0) ? reached.get(0).nanos() : middle(reached, done);
+		return perSecond(total, end - middle(sent, first));
 	}
 
 	/** The last count, or 0 without samples. */

@@ -56,10 +56,15 @@ record StreamRun(String name, String definition, String properties, long expecte
 			return Rates.rate(this.received, this.total / 3, this.total);
 		}
 
+		/** Messages per second from the source's first message to the sink's last, for paced sources. */
+		Figure deliveredRate() {
+			return Rates.sinceFirstSent(this.sent, this.received, "the sink's meter", this.total);
+		}
+
 		/** The source's rate counted to the broker's acknowledgement; n/a without Kafka. */
 		Figure producerRate() {
 			return this.acknowledged.isEmpty() ? Figure.na("no Kafka topic between the modules")
-					: Rates.toAcknowledgement(this.sent, this.acknowledged, this.total);
+					: Rates.sinceFirstSent(this.sent, this.acknowledged, "the topic's end offsets", this.total);
 		}
 
 		/** The latency percentiles of the sink's summary (see {@link LatencySummary}). */

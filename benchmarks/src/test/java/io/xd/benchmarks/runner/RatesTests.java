@@ -74,7 +74,8 @@ class RatesTests {
 				new Sample(350 * MS, 900), new Sample(400 * MS, 1000));
 
 		// from 25 ms (middle of the poll in which the source started) to 375 ms
-		assertThat(Rates.toAcknowledgement(sent, acked, 1000).get()).isCloseTo(1000 / 0.350, within(1e-6));
+		assertThat(Rates.sinceFirstSent(sent, acked, "the topic's end offsets", 1000).get())
+			.isCloseTo(1000 / 0.350, within(1e-6));
 	}
 
 	@Test
@@ -82,9 +83,23 @@ class RatesTests {
 		List<Sample> sent = List.of(new Sample(0, 0), new Sample(MS, 10));
 		List<Sample> acked = List.of(new Sample(0, 0), new Sample(MS, 9));
 
-		assertThat(Rates.toAcknowledgement(sent, acked, 10).reason())
+		assertThat(Rates.sinceFirstSent(sent, acked, "the topic's end offsets", 10).reason())
 			.isEqualTo("the topic's end offsets did not reach 10");
-		assertThat(Rates.toAcknowledgement(List.of(new Sample(0, 10)), acked, 10).reason())
+		assertThat(Rates.sinceFirstSent(List.of(new Sample(0, 10)), acked, "the topic's end offsets", 10).reason())
 			.isEqualTo("the source had started before the first poll");
+	}
+
+	@Test
+	void deliveredRateOfAPacedStreamIsNotInflatedByACatchUpAfterALateStart() {
+		// 1 000 msg/s for 3 s from 50 ms; the sink gets nothing for 1 s, then catches up at 3 000 msg/s
+		List<Sample> sent = run(100, 1, 50, 3000, 40);
+		List<Sample> received = sent.stream()
+			.map(sample -> new Sample(sample.nanos(),
+					Math.min(sample.count(), Math.max(0, (sample.nanos() / MS - 1050) * 3))))
+			.toList();
+
+		assertThat(Rates.rate(received, 1, 3000).get()).isGreaterThan(1400);
+		assertThat(Rates.sinceFirstSent(sent, received, "the sink's meter", 3000).get()).isCloseTo(1000,
+				within(20.0));
 	}
 }
