@@ -43,13 +43,6 @@ xd_free_port() {
   echo "$port"
 }
 
-# xd_machine_json: this machine as the benchmark reports' "machine" object: {"cpus": N, "java": "V", "os": "..."}.
-xd_machine_json() {
-  local java_version
-  java_version="$("$(xd_java)" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.version =/ { print $2; exit }')"
-  printf '{"cpus": %d, "java": "%s", "os": "%s"}' "$(nproc)" "$java_version" "$(uname -sr)"
-}
-
 # xd_java: the java command, from JAVA_HOME when set.
 xd_java() {
   if [ -n "${JAVA_HOME:-}" ]; then

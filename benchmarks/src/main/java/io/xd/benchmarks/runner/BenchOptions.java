@@ -1,0 +1,139 @@
+package io.xd.benchmarks.runner;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command lines of {@code bin/xd-bench} ({@code [--quick] [SUITE ...]}) and {@code bin/kafka-bench}
+ * ({@code [--sizes S,...] [--records SIZE=COUNT,...] [--rounds R]}). Bad arguments are an
+ * {@link IllegalArgumentException} whose message a user can act on.
+ */
+final class BenchOptions {
+
+	/** Every suite of {@code bin/xd-bench}, in the order they run by default. */
+	static final List<String> SUITES = List.of("direct", "kafka", "latency", "saturation", "partitions", "footprint");
+
+	/** Record counts of {@code bin/kafka-bench} per message size: 15-20 s per side on 2 vCPUs. */
+	static final Map<Integer, Long> KAFKA_RECORDS = Map.of(100, 8_000_000L, 1000, 2_000_000L, 10_000, 200_000L,
+			100_000, 20_000L);
+
+	/** The record counts of the {@code kafka} suite under {@code --quick}. */
+	static final String QUICK_KAFKA_RECORDS = "100=1000000,1000=300000,10000=40000,100000=4000";
+
+	private BenchOptions() {
+	}
+
+	/**
+	 * {@code bin/xd-bench}'s options.
+	 *
+	 * @param quick every suite briefly
+	 * @param suites the suites to run, in {@link #SUITES} order when none were named
+	 * @param help whether help was asked for
+	 */
+	record XdBench(boolean quick, List<String> suites, boolean help) {
+	}
+
+	/**
+	 * {@code bin/kafka-bench}'s options.
+	 *
+	 * @param sizes the message sizes, in the order given
+	 * @param records the record count of each size
+	 * @param rounds how many times to run every size on each side (the best is kept)
+	 * @param help whether help was asked for
+	 */
+	record KafkaBench(List<Integer> sizes, Map<Integer, Long> records, int rounds, boolean help) {
+	}
+
+	static XdBench xdBench(String... args) {
+		boolean quick = false;
+		List<String> suites = new ArrayList<>();
+		for (String arg : args) {
+			if (arg.equals("--quick")) {
+				quick = true;
+			}
+			else if (arg.equals("-h") || arg.equals("--help")) {
+				return new XdBench(quick, SUITES, true);
+			}
+			else if (SUITES.contains(arg)) {
+				suites.add(arg);
+			}
+			else {
+				throw new IllegalArgumentException("Unknown argument: " + arg + " (see --help)");
+			}
+		}
+		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false);
+	}
+
+	static KafkaBench kafkaBench(String... args) {
+		String sizes = "100,1000,10000,100000";
+		String records = "";
+		int rounds = 1;
+		for (int i = 0; i < args.length; i++) {
+			String arg = args[i];
+			switch (arg) {
+				case "-h", "--help" -> {
+					return new KafkaBench(List.of(), Map.of(), 1, true);
+				}
+				case "--sizes", "--records", "--rounds" -> {
+					if (i + 1 >= args.length) {
+						throw new IllegalArgumentException(arg + " needs a value (see --help)");
+					}
+					String value = args[++i];
+					if (arg.equals("--sizes")) {
+						sizes = value;
+					}
+					else if (arg.equals("--records")) {
+						records = value;
+					}
+					else {
+						rounds = positive(value, "--rounds");
+					}
+				}
+				default -> throw new IllegalArgumentException("Unknown argument: " + arg + " (see --help)");
+			}
+		}
+		Map<Integer, Long> counts = records(records);
+		List<Integer> sizeList = new ArrayList<>();
+		for (String size : sizes.split(",")) {
+			int value = positive(size.strip(), "--sizes");
+			if (!counts.containsKey(value)) {
+				throw new IllegalArgumentException("No record count for size " + value + ": give one with --records "
+						+ value + "=COUNT");
+			}
+			sizeList.add(value);
+		}
+		return new KafkaBench(List.copyOf(sizeList), counts, rounds, false);
+	}
+
+	/** The default record counts with those of {@code SIZE=COUNT,...} replaced. */
+	static Map<Integer, Long> records(String overrides) {
+		Map<Integer, Long> counts = new LinkedHashMap<>(KAFKA_RECORDS);
+		if (overrides.isBlank()) {
+			return counts;
+		}
+		for (String pair : overrides.split(",")) {
+			String[] parts = pair.strip().split("=", -1);
+			if (parts.length != 2 || !parts[0].matches("[0-9]+") || !parts[1].matches("[0-9]+")) {
+				throw new IllegalArgumentException(
+						"--records takes SIZE=COUNT pairs separated by commas, not '" + pair + "'");
+			}
+			counts.put(positive(parts[0], "--records"), (long) positive(parts[1], "--records"));
+		}
+		return counts;
+	}
+
+	private static int positive(String text, String option) {
+		try {
+			int value = Integer.parseInt(text);
+			if (value > 0) {
+				return value;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// reported below
+		}
+		throw new IllegalArgumentException(option + " takes positive whole numbers, not '" + text + "'");
+	}
+}

@@ -1,0 +1,67 @@
+package io.xd.benchmarks.runner;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import io.xd.benchmarks.BenchReport;
+
+/**
+ * XD's end-to-end benchmark runner, {@code bin/xd-bench [--quick] [SUITE ...]}: the seeds' measurements, each
+ * through a real singlenode deployment driven over the REST API, with results read from the module meters; then
+ * {@link BenchReport} renders every suite's JSON as {@code target/bench/report.html}.
+ */
+public final class BenchRunner {
+
+	private static final String USAGE = """
+			Usage: bin/xd-bench [--quick] [SUITE ...]
+
+			Suites (default: all, in this order):
+			  direct      direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's published figure
+			  kafka       XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as bin/kafka-bench)
+			  latency     end-to-end latency percentiles at three fixed rates, local bus and Kafka (paced load-generator,
+			              free of coordinated omission; HdrHistogram in the throughput sink)
+			  saturation  the highest rate a Kafka stream sustains with its p99 latency under 250 ms (rates doubling)
+			  partitions  Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per partition)
+			  footprint   heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
+
+			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
+			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
+			Starts bin/kafka-local for the Kafka suites if no broker answers on 127.0.0.1:9092, and stops it at the end.""";
+
+	private BenchRunner() {
+	}
+
+	public static void main(String[] args) {
+		Bench.main("xd-bench", USAGE, args, BenchOptions::xdBench, BenchOptions.XdBench::help, BenchRunner::run);
+	}
+
+	private static void run(Bench bench, BenchOptions.XdBench options) throws Exception {
+		Path work = bench.freshDirectory("xd-bench");
+		Suites suites = new Suites(bench, options.quick(), work);
+		for (String suite : options.suites()) {
+			switch (suite) {
+				case "direct" -> suites.direct();
+				case "kafka" -> kafka(bench, options.quick());
+				case "latency" -> suites.latency();
+				case "saturation" -> suites.saturation();
+				case "partitions" -> suites.partitions();
+				case "footprint" -> suites.footprint();
+				default -> throw new IllegalStateException("no suite " + suite);
+			}
+		}
+		bench.progress("writing the report");
+		Path out = bench.out();
+		System.setOut(System.err);
+		BenchReport.main(new String[] { out.toString(), "--out", out.resolve("report.html").toString() });
+		bench.progress("done: target/bench/report.html, target/bench/*.json");
+	}
+
+	private static void kafka(Bench bench, boolean quick) throws Exception {
+		String records = quick ? BenchOptions.QUICK_KAFKA_RECORDS : "";
+		bench.progress("kafka: native tools and XD alternating (as bin/kafka-bench --records "
+				+ (records.isEmpty() ? "<defaults>" : records) + ")");
+		BenchOptions.KafkaBench options = new BenchOptions.KafkaBench(List.of(100, 1000, 10_000, 100_000),
+				BenchOptions.records(records), 1, false);
+		new KafkaBench(bench, options).run(System.err);
+	}
+}

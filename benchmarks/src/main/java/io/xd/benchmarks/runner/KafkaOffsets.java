@@ -1,0 +1,78 @@
+package io.xd.benchmarks.runner;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * The records a broker has acknowledged on a topic: the sum of its partitions' end offsets, read with Kafka's
+ * admin client. A pipe's topic is {@code <stream>.<n>} (docs/kafka.md), so a fresh stream name gives a topic that
+ * starts empty.
+ */
+final class KafkaOffsets implements AutoCloseable {
+
+	private final Admin admin;
+
+	private final Map<String, List<TopicPartition>> partitions = new HashMap<>();
+
+	KafkaOffsets(String bootstrap) {
+		Properties config = new Properties();
+		config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+		this.admin = Admin.create(config);
+	}
+
+	/** The topic of a stream's pipe after module {@code index} (0 for a two-module stream). */
+	static String pipeTopic(String stream, int index) {
+		return stream + "." + index;
+	}
+
+	/**
+	 * The sum of the topic's end offsets: 0 while the topic does not exist yet.
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 * @throws IllegalStateException when the broker does not answer within 15 s
+	 */
+	long endOffsets(String topic) throws InterruptedException {
+		try {
+			List<TopicPartition> topicPartitions = this.partitions.get(topic);
+			if (topicPartitions == null) {
+				TopicDescription description = this.admin.describeTopics(List.of(topic)).allTopicNames()
+					.get(15, TimeUnit.SECONDS).get(topic);
+				topicPartitions = description.partitions().stream()
+					.map(partition -> new TopicPartition(topic, partition.partition())).toList();
+				this.partitions.put(topic, topicPartitions);
+			}
+			Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+			topicPartitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+			return this.admin.listOffsets(latest).all().get(15, TimeUnit.SECONDS).values().stream()
+				.mapToLong(info -> info.offset()).sum();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof UnknownTopicOrPartitionException) {
+				this.partitions.remove(topic);
+				return 0;
+			}
+			throw new IllegalStateException("Could not read the end offsets of " + topic + ": " + ex.getCause(), ex);
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("The broker did not answer within 15 s for the offsets of " + topic, ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.admin.close();
+	}
+}

@@ -1,0 +1,169 @@
+package io.xd.benchmarks.runner;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One stream {@code <source> | <sink>} deployed on a singlenode through the REST API and watched through its
+ * module meters until it is done, then destroyed. The source's {@code xd.module.messages.out} and the sink's
+ * {@code xd.module.messages.in} are read from {@code /actuator/prometheus} every poll interval, and with Kafka the
+ * sum of the pipe topic's end offsets too, so that rates come from samples (see {@link Rates}), not from logs.
+ *
+ * @param name the stream's name, fresh in this run
+ * @param definition the stream's DSL
+ * @param properties deployment properties, or empty
+ * @param expected the messages the source sends ({@code --messageCount}), or 0 when the source runs for a
+ * duration: then the run is done once the source has stopped counting and the sink has every message it sent
+ * @param poll how often to read the meters
+ */
+record StreamRun(String name, String definition, String properties, long expected, Duration poll) {
+
+	static final String SENT = "xd_module_messages_out_total";
+
+	static final String RECEIVED = "xd_module_messages_in_total";
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(900);
+
+	/** The source counts as stopped once its meter has not moved for this long. */
+	private static final long IDLE_NANOS = Duration.ofMillis(1500).toNanos();
+
+	private static final long NO_METERS_NANOS = Duration.ofSeconds(60).toNanos();
+
+	private static final long PROGRESS_NANOS = Duration.ofSeconds(5).toNanos();
+
+	/**
+	 * What a run recorded.
+	 *
+	 * @param sent the source's messages-out meter
+	 * @param received the sink's messages-in meter
+	 * @param acknowledged the sum of the pipe topic's end offsets (empty without Kafka)
+	 * @param total the messages the source sent
+	 * @param log what the singlenode logged while the stream ran and stopped
+	 */
+	record Result(List<Sample> sent, List<Sample> received, List<Sample> acknowledged, long total, String log) {
+
+		/** Messages per second at the sink over the whole run. */
+		Figure sinkRate() {
+			return Rates.rate(this.received, 1, this.total);
+		}
+
+		/** Messages per second at the sink from a third of the messages on (after the warm-up). */
+		Figure steadySinkRate() {
+			return Rates.rate(this.received, this.total / 3, this.total);
+		}
+
+		/** Messages per second from the source's first message to the sink's last, for paced sources. */
+		Figure deliveredRate() {
+			return Rates.sinceFirstSent(this.sent, this.received, "the sink's meter", this.total);
+		}
+
+		/** The source's rate counted to the broker's acknowledgement; n/a without Kafka. */
+		Figure producerRate() {
+			return this.acknowledged.isEmpty() ? Figure.na("no Kafka topic between the modules")
+					: Rates.sinceFirstSent(this.sent, this.acknowledged, "the topic's end offsets", this.total);
+		}
+
+		/** The latency percentiles of the sink's summary (see {@link LatencySummary}). */
+		Map<String, Figure> latency() {
+			return LatencySummary.parse(this.log);
+		}
+	}
+
+	/**
+	 * Deploys the stream, samples it until done, destroys it and, when {@code awaitSummary}, waits for the sink's
+	 * summary in the log.
+	 * @param offsets the Kafka offsets reader for a stream over Kafka, or {@code null} over the local bus
+	 * @param progress receives a progress line every 5 s
+	 * @throws IOException when the stream does not complete within 900 s or the server dies, with the log's end
+	 */
+	Result run(Singlenode singlenode, KafkaOffsets offsets, boolean awaitSummary, Consumer<String> progress)
+			throws IOException, InterruptedException {
+		long position = singlenode.logPosition();
+		singlenode.createStream(this.name, this.definition);
+		singlenode.deployStream(this.name, this.properties);
+		Map<String, String> source = Map.of("stream", this.name, "type", "source");
+		Map<String, String> sink = Map.of("stream", this.name, "type", "sink");
+		String topic = KafkaOffsets.pipeTopic(this.name, 0);
+		List<Sample> sent = new ArrayList<>();
+		List<Sample> received = new ArrayList<>();
+		List<Sample> acknowledged = new ArrayList<>();
+		long begin = System.nanoTime();
+		long lastProgress = begin;
+		long lastChange = begin;
+		while (true) {
+			long before = System.nanoTime();
+			Prometheus meters = singlenode.prometheus(family(SENT), family(RECEIVED));
+			long acked = (offsets != null) ? offsets.endOffsets(topic) : 0;
+			long now = System.nanoTime();
+			long at = before + (now - before) / 2;
+			long out = count(meters.sum(SENT, source));
+			long in = count(meters.sum(RECEIVED, sink));
+			if (out != Rates.last(sent)) {
+				lastChange = now;
+			}
+			sent.add(new Sample(at, out));
+			received.add(new Sample(at, in));
+			if (offsets != null) {
+				acknowledged.add(new Sample(at, acked));
+			}
+			if (isDone(out, in, now - lastChange)) {
+				break;
+			}
+			if (out == 0 && in == 0 && meters.metrics().isEmpty() && now - begin > NO_METERS_NANOS) {
+				throw new IOException("No module meters for stream " + this.name + " after 60 s (" + SENT + ", "
+						+ RECEIVED + " in /actuator/prometheus); the end of the singlenode's log:\n"
+						+ singlenode.tail(20));
+			}
+			if (now - begin > TIMEOUT.toNanos() || !singlenode.isAlive()) {
+				throw new IOException("Stream " + this.name + " did not complete (sent " + out + ", received " + in
+						+ "); the end of the singlenode's log:\n" + singlenode.tail(20));
+			}
+			if (now - lastProgress >= PROGRESS_NANOS) {
+				progress.accept(String.format("  %s: %d s, sent %,d, received %,d%s", this.name,
+						(now - begin) / 1_000_000_000L, out, in, this.expected > 0 ? " of " + String.format("%,d", this.expected) : ""));
+				lastProgress = now;
+			}
+			Thread.sleep(Math.max(1, this.poll.toMillis() - (System.nanoTime() - before) / 1_000_000));
+		}
+		long total = this.expected > 0 ? this.expected : Rates.last(sent);
+		singlenode.destroyStream(this.name);
+		if (awaitSummary) {
+			awaitSummary(singlenode, position);
+		}
+		return new Result(List.copyOf(sent), List.copyOf(received), List.copyOf(acknowledged), total,
+				singlenode.logSince(position));
+	}
+
+	private boolean isDone(long out, long in, long idleNanos) {
+		if (this.expected > 0) {
+			return in >= this.expected;
+		}
+		return out > 0 && in >= out && idleNanos >= IDLE_NANOS;
+	}
+
+	/** Waits up to 60 s for the sink's summary, which it logs when it stops. */
+	private static void awaitSummary(Singlenode singlenode, long position) throws IOException, InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		while (!singlenode.logSince(position).contains("Summary: ")) {
+			if (System.nanoTime() > deadline) {
+				return;
+			}
+			Thread.sleep(200);
+		}
+		// the latency line follows the messages line
+		Thread.sleep(300);
+	}
+
+	/** Actuator's {@code includedNames} filters by metric family: a counter's name without {@code _total}. */
+	private static String family(String sample) {
+		return sample.endsWith("_total") ? sample.substring(0, sample.length() - "_total".length()) : sample;
+	}
+
+	private static long count(Double value) {
+		return value == null ? 0 : Math.round(value);
+	}
+}

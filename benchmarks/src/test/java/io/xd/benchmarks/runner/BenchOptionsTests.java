@@ -1,0 +1,49 @@
+package io.xd.benchmarks.runner;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class BenchOptionsTests {
+
+	@Test
+	void runsEverySuiteInOrderByDefault() {
+		BenchOptions.XdBench options = BenchOptions.xdBench("--quick");
+
+		assertThat(options.quick()).isTrue();
+		assertThat(options.suites()).containsExactly("direct", "kafka", "latency", "saturation", "partitions",
+				"footprint");
+	}
+
+	@Test
+	void runsTheNamedSuitesInTheOrderGiven() {
+		assertThat(BenchOptions.xdBench("saturation", "latency").suites()).containsExactly("saturation", "latency");
+	}
+
+	@Test
+	void rejectsAnUnknownSuite() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("speed"))
+			.withMessage("Unknown argument: speed (see --help)");
+	}
+
+	@Test
+	void replacesTheRecordCountsOfTheSizesNamed() {
+		BenchOptions.KafkaBench options = BenchOptions.kafkaBench("--sizes", "100,1000", "--records", "100=5000",
+				"--rounds", "3");
+
+		assertThat(options.sizes()).containsExactly(100, 1000);
+		assertThat(options.records()).containsEntry(100, 5000L).containsEntry(1000, 2_000_000L);
+		assertThat(options.rounds()).isEqualTo(3);
+	}
+
+	@Test
+	void needsARecordCountForEverySize() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.kafkaBench("--sizes", "512"))
+			.withMessage("No record count for size 512: give one with --records 512=COUNT");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.kafkaBench("--records", "100:5"))
+			.withMessage("--records takes SIZE=COUNT pairs separated by commas, not '100:5'");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.kafkaBench("--rounds"))
+			.withMessage("--rounds needs a value (see --help)");
+	}
+}
