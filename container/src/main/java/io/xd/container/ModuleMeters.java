@@ -5,11 +5,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
 import org.springframework.messaging.Message;
@@ -17,7 +20,9 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.modules.Module;
 import io.xd.modules.ModuleType;
+import io.xd.modules.internal.metrics.EndToEndLatency;
 import io.xd.modules.internal.metrics.MessageCounter;
 
 /**
@@ -30,7 +35,10 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * length in characters of a {@code String}; other payloads count 0);</li>
  * <li>{@code xd.module.errors}: messages whose handling threw;</li>
  * <li>{@code xd.module.handling}: the time the module took to handle a message, measured on one message in 64 so
- * that the clock is not read twice per message on the hot path.</li>
+ * that the clock is not read twice per message on the hot path;</li>
+ * <li>{@code xd.module.latency} (tag {@code quantile}: 0.5, 0.95, 0.99, 0.999, 1.0) and
+ * {@code xd.module.latency.messages}: the end-to-end latency of what a module that measures it has received
+ * ({@link EndToEndLatency}, the {@code throughput} sink with {@code --latency=true}), over every message so far.</li>
  * </ul>
  * Counting goes through {@link MessageCounter}s (a plain store in a cell of the counting thread, no atomic
  * operation), which a direct-bound stream of tens of millions of messages a second can afford; the meters read the
@@ -62,8 +70,7 @@ public final class ModuleMeters {
 		this.registry = registry;
 		ModuleType type = ModuleType.fromLabel(deployment.type());
 		this.source = (type == ModuleType.SOURCE);
-		Tags tags = Tags.of("stream", deployment.stream(), "module", deployment.label(), "type", type.label(),
-				"instance", Integer.toString(deployment.sequence()));
+		Tags tags = tags(deployment);
 		if (!this.source) {
 			counter("xd.module.messages.in", "messages the module handled", null, this.in, MessageCounter::messages,
 					tags);
@@ -89,6 +96,34 @@ public final class ModuleMeters {
 		}
 	}
 
+	/** Publishes the latency percentiles of a module that measures them; nothing for other modules. */
+	void meterLatency(Module module, ModuleDeployment deployment) {
+		if (!(module instanceof EndToEndLatency measuring) || measuring.endToEndLatency() == null) {
+			return;
+		}
+		LatestLatency latest = new LatestLatency(measuring);
+		Tags tags = tags(deployment);
+		quantile(latest, tags, "0.5", EndToEndLatency.Percentiles::p50Nanos);
+		quantile(latest, tags, "0.95", EndToEndLatency.Percentiles::p95Nanos);
+		quantile(latest, tags, "0.99", EndToEndLatency.Percentiles::p99Nanos);
+		quantile(latest, tags, "0.999", EndToEndLatency.Percentiles::p999Nanos);
+		quantile(latest, tags, "1.0", EndToEndLatency.Percentiles::maxNanos);
+		this.meters.add(Gauge.builder("xd.module.latency.messages", latest, last -> last.get().count())
+			.description("messages whose end-to-end latency was measured")
+			.tags(tags)
+			.register(this.registry));
+	}
+
+	private void quantile(LatestLatency latest, Tags tags, String quantile,
+			ToLongFunction<EndToEndLatency.Percentiles> value) {
+		this.meters.add(TimeGauge.builder("xd.module.latency", latest, TimeUnit.NANOSECONDS,
+				last -> value.applyAsLong(last.get()))
+			.description("end-to-end latency of the messages received so far, by quantile")
+			.tags(tags)
+			.tag("quantile", quantile)
+			.register(this.registry));
+	}
+
 	private <T> void counter(String name, String description, String unit, T source, ToDoubleFunction<T> value,
 			Tags tags) {
 		this.meters.add(FunctionCounter.builder(name, source, value)
@@ -96,6 +131,11 @@ public final class ModuleMeters {
 			.baseUnit(unit)
 			.tags(tags)
 			.register(this.registry));
+	}
+
+	private static Tags tags(ModuleDeployment deployment) {
+		return Tags.of("stream", deployment.stream(), "module", deployment.label(), "type",
+				ModuleType.fromLabel(deployment.type()).label(), "instance", Integer.toString(deployment.sequence()));
 	}
 
 	/** Counts what {@code handler} handles. */
@@ -174,6 +214,32 @@ public final class ModuleMeters {
 					ModuleMeters.this.handling.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
 				}
 			}
+		}
+	}
+
+	/** The module's percentiles, computed at most once per scrape (each quantile's gauge reads the same copy). */
+	private static final class LatestLatency {
+
+		private static final long FRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+		private final EndToEndLatency module;
+
+		private EndToEndLatency.Percentiles last;
+
+		private long lastNanos;
+
+		LatestLatency(EndToEndLatency module) {
+			this.module = module;
+		}
+
+		synchronized EndToEndLatency.Percentiles get() {
+			long now = System.nanoTime();
+			if (this.last == null || now - this.lastNanos > FRESH_NANOS) {
+				EndToEndLatency.Percentiles latest = this.module.endToEndLatency();
+				this.last = (latest != null) ? latest : new EndToEndLatency.Percentiles(0, 0, 0, 0, 0, 0);
+				this.lastNanos = now;
+			}
+			return this.last;
 		}
 	}
 }

@@ -69,6 +69,7 @@ public final class ModuleRunner {
 		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
 				options));
 		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment));
+		running.meters.meterLatency(module, deployment);
 		try {
 			MessageChannel output = null;
 			if (deployment.output() != null) {

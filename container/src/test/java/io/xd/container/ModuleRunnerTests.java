@@ -3,6 +3,7 @@ package io.xd.container;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -30,6 +31,7 @@ import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
 import io.xd.modules.internal.ModuleRegistry;
+import io.xd.modules.internal.metrics.EndToEndLatency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -47,7 +49,8 @@ class ModuleRunnerTests {
 			new TestProvider(ModuleType.SOURCE, "emitter", Emitter::new),
 			new TestProvider(ModuleType.PROCESSOR, "upper", UpperCase::new),
 			new TestProvider(ModuleType.SINK, "collector", Collector::new),
-			new TestProvider(ModuleType.PROCESSOR, "broken", Broken::new))), this.bus, this.meters);
+			new TestProvider(ModuleType.PROCESSOR, "broken", Broken::new),
+			new TestProvider(ModuleType.SINK, "timed", Timed::new))), this.bus, this.meters);
 
 	@AfterEach
 	void close() {
@@ -68,6 +71,22 @@ class ModuleRunnerTests {
 			.isEqualTo(1);
 		assertThat(this.meters.get("xd.module.messages.out").tag("module", "upper").functionCounter().count())
 			.isEqualTo(1);
+	}
+
+	@Test
+	void aSinkThatMeasuresLatencyHasItsPercentilesPublishedAsMeters() {
+		RunningModule timed = this.runner.deploy(deployment("timed", ModuleType.SINK, 1, pipe(0), null, null));
+		assertThat(this.meters.get("xd.module.latency").tag("module", "timed").tag("quantile", "0.99").timeGauge()
+			.value(TimeUnit.MICROSECONDS)).isEqualTo(990);
+		assertThat(this.meters.get("xd.module.latency").tag("quantile", "1.0").timeGauge()
+			.value(TimeUnit.MICROSECONDS)).isEqualTo(5000);
+		assertThat(this.meters.get("xd.module.latency.messages").gauge().value()).isEqualTo(42);
+		timed.undeploy();
+		assertThat(this.meters.find("xd.module.latency").meters()).isEmpty();
+
+		this.runner.deploy(deployment("collector", ModuleType.SINK, 1, pipe(1), null, null));
+		assertThat(this.meters.find("xd.module.latency").meters()).as("a module that does not measure latency")
+			.isEmpty();
 	}
 
 	@Test
@@ -168,6 +187,18 @@ class ModuleRunnerTests {
 		@Override
 		public void stop() {
 			this.stopped = true;
+		}
+	}
+
+	static final class Timed implements Sink, EndToEndLatency {
+
+		@Override
+		public Percentiles endToEndLatency() {
+			return new Percentiles(42, 500_000, 900_000, 990_000, 2_000_000, 5_000_000);
+		}
+
+		@Override
+		public void handleMessage(Message<?> message) {
 		}
 	}
 

@@ -1,7 +1,6 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -117,22 +116,6 @@ final class Singlenode implements AutoCloseable {
 
 	boolean isAlive() {
 		return this.process.isAlive();
-	}
-
-	/** The log's size now, to read what a stream logs with {@link #logSince(long)}. */
-	long logPosition() throws IOException {
-		return Files.size(this.log);
-	}
-
-	/** What the server logged from {@code position} on. */
-	String logSince(long position) throws IOException {
-		try (RandomAccessFile file = new RandomAccessFile(this.log.toFile(), "r")) {
-			long length = file.length();
-			byte[] bytes = new byte[(int) Math.max(0, Math.min(Integer.MAX_VALUE - 8, length - position))];
-			file.seek(Math.min(position, length));
-			file.readFully(bytes);
-			return new String(bytes, StandardCharsets.UTF_8);
-		}
 	}
 
 	/** The last {@code lines} lines of the log. */

@@ -42,9 +42,11 @@ record StreamRun(String name, String definition, String properties, long expecte
 	 * @param received the sink's messages-in meter
 	 * @param acknowledged the sum of the pipe topic's end offsets (empty without Kafka)
 	 * @param total the messages the source sent
-	 * @param log what the singlenode logged while the stream ran and stopped
+	 * @param latency the sink's latency percentiles in microseconds (see {@link LatencySummary}), each n/a with its
+	 * reason when the sink does not measure latency
 	 */
-	record Result(List<Sample> sent, List<Sample> received, List<Sample> acknowledged, long total, String log) {
+	record Result(List<Sample> sent, List<Sample> received, List<Sample> acknowledged, long total,
+			Map<String, Figure> latency) {
 
 		/** Messages per second at the sink over the whole run. */
 		Figure sinkRate() {
@@ -66,23 +68,17 @@ record StreamRun(String name, String definition, String properties, long expecte
 			return this.acknowledged.isEmpty() ? Figure.na("no Kafka topic between the modules")
 					: Rates.sinceFirstSent(this.sent, this.acknowledged, "the topic's end offsets", this.total);
 		}
-
-		/** The latency percentiles of the sink's summary (see {@link LatencySummary}). */
-		Map<String, Figure> latency() {
-			return LatencySummary.parse(this.log);
-		}
 	}
 
 	/**
-	 * Deploys the stream, samples it until done, destroys it and, when {@code awaitSummary}, waits for the sink's
-	 * summary in the log.
+	 * Deploys the stream, samples it until done, reads the sink's latency meter when {@code latency} (waiting until
+	 * it covers every message) and destroys the stream.
 	 * @param offsets the Kafka offsets reader for a stream over Kafka, or {@code null} over the local bus
 	 * @param progress receives a progress line every 5 s
 	 * @throws IOException when the stream does not complete within 900 s or the server dies, with the log's end
 	 */
-	Result run(Singlenode singlenode, KafkaOffsets offsets, boolean awaitSummary, Consumer<String> progress)
+	Result run(Singlenode singlenode, KafkaOffsets offsets, boolean latency, Consumer<String> progress)
 			throws IOException, InterruptedException {
-		long position = singlenode.logPosition();
 		singlenode.createStream(this.name, this.definition);
 		singlenode.deployStream(this.name, this.properties);
 		Map<String, String> source = Map.of("stream", this.name, "type", "source");
@@ -130,12 +126,25 @@ record StreamRun(String name, String definition, String properties, long expecte
 			Thread.sleep(Math.max(1, this.poll.toMillis() - (System.nanoTime() - before) / 1_000_000));
 		}
 		long total = this.expected > 0 ? this.expected : Rates.last(sent);
+		Map<String, Figure> percentiles = latency ? sinkLatency(singlenode, total) : Map.of();
 		singlenode.destroyStream(this.name);
-		if (awaitSummary) {
-			awaitSummary(singlenode, position);
+		return new Result(List.copyOf(sent), List.copyOf(received), List.copyOf(acknowledged), total, percentiles);
+	}
+
+	/**
+	 * The sink's latency percentiles once they cover {@code total} messages: its messages-in meter counts a message
+	 * just before the sink records its latency, so the last one may lag by a moment. Waits up to 10 s.
+	 */
+	private Map<String, Figure> sinkLatency(Singlenode singlenode, long total) throws IOException,
+			InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (true) {
+			Prometheus meters = singlenode.prometheus(LatencySummary.LATENCY, LatencySummary.MEASURED);
+			if (LatencySummary.measured(meters, this.name) >= total || System.nanoTime() > deadline) {
+				return LatencySummary.of(meters, this.name);
+			}
+			Thread.sleep(100);
 		}
-		return new Result(List.copyOf(sent), List.copyOf(received), List.copyOf(acknowledged), total,
-				singlenode.logSince(position));
 	}
 
 	private boolean isDone(long out, long in, long idleNanos) {
@@ -143,19 +152,6 @@ record StreamRun(String name, String definition, String properties, long expecte
 			return in >= this.expected;
 		}
 		return out > 0 && in >= out && idleNanos >= IDLE_NANOS;
-	}
-
-	/** Waits up to 60 s for the sink's summary, which it logs when it stops. */
-	private static void awaitSummary(Singlenode singlenode, long position) throws IOException, InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (!singlenode.logSince(position).contains("Summary: ")) {
-			if (System.nanoTime() > deadline) {
-				return;
-			}
-			Thread.sleep(200);
-		}
-		// the latency line follows the messages line
-		Thread.sleep(300);
 	}
 
 	/** Actuator's {@code includedNames} filters by metric family: a counter's name without {@code _total}. */

@@ -23,6 +23,7 @@ import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 import io.xd.modules.internal.metrics.MessageCounter;
+import io.xd.modules.internal.metrics.EndToEndLatency;
 
 /**
  * The {@code throughput} sink: counts messages and payload bytes and logs the rates, in Spring XD's line format.
@@ -41,7 +42,7 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * unmeasured. {@code System.nanoTime()} values compare only within one machine, so the latency is meaningful only
  * when the source runs on the same machine as the sink.
  */
-public final class ThroughputSink implements Sink {
+public final class ThroughputSink implements Sink, EndToEndLatency {
 
 	static final ModuleOption<Long> REPORT_EVERY_MS = ModuleOption.ofLong("reportEveryMs")
 		.withDefault(1000L)
@@ -177,6 +178,16 @@ public final class ThroughputSink implements Sink {
 	 */
 	public Latency latency() {
 		return (this.latency != null) ? Latency.of(this.latency.cumulative(), this.unmeasured.sum()) : Latency.NONE;
+	}
+
+	@Override
+	public Percentiles endToEndLatency() {
+		if (this.latency == null) {
+			return null;
+		}
+		Latency latency = latency();
+		return new Percentiles(latency.count(), latency.p50Nanos(), latency.p95Nanos(), latency.p99Nanos(),
+				latency.p999Nanos(), latency.maxNanos());
 	}
 
 	/**
