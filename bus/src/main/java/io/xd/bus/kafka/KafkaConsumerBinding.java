@@ -3,6 +3,7 @@ package io.xd.bus.kafka;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -66,6 +68,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
 
+	/** Where a partition without a committed offset starts: the end it had when the binding was made. */
+	private final Map<TopicPartition, Long> startIfNew;
+
 	private final List<Runnable> onUnbind = new CopyOnWriteArrayList<>();
 
 	private final ConcurrentMessageListenerContainer<byte[], byte[]> listener;
@@ -75,14 +80,18 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/**
 	 * A binding of {@code handler} to {@code topic}, not started.
 	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
+	 * @param startIfNew for a group that starts at the end: each partition's end offset when the binding was made,
+	 * so that it receives everything published after it was bound, even before the group has been assigned the
+	 * partitions; empty otherwise
 	 * @param partitions the topic's partition count
 	 */
-	KafkaConsumerBinding(String name, String topic, String groupId, String offsetReset, int partitions,
-			MessageHandler handler, KafkaConsumerSettings settings, String deadLetterTopic,
-			KafkaTemplate<byte[], byte[]> deadLetters) {
+	KafkaConsumerBinding(String name, String topic, String groupId, String offsetReset,
+			Map<TopicPartition, Long> startIfNew, int partitions, MessageHandler handler,
+			KafkaConsumerSettings settings, String deadLetterTopic, KafkaTemplate<byte[], byte[]> deadLetters) {
 		this.name = name;
 		this.groupId = groupId;
 		this.partitions = partitions;
+		this.startIfNew = Map.copyOf(startIfNew);
 		Map<String, Object> config = new HashMap<>(settings.clientConfig());
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
 
@@ -162,6 +171,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		// resolve the starting positions now, so that "ready" means messages sent from now on are seen
 		try {
+			startNewPartitionsWhereTheBindingBegan(consumer, partitions);
 			for (TopicPartition partition : partitions) {
 				consumer.position(partition);
 			}
@@ -173,6 +183,20 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			return;
 		}
 		this.assigned.addAll(partitions);
+	}
+
+	private void startNewPartitionsWhereTheBindingBegan(Consumer<?, ?> consumer,
+			Collection<TopicPartition> partitions) {
+		if (this.startIfNew.isEmpty()) {
+			return;
+		}
+		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+		for (TopicPartition partition : partitions) {
+			Long start = this.startIfNew.get(partition);
+			if (start != null && committed.get(partition) == null) {
+				consumer.seek(partition, start);
+			}
+		}
 	}
 
 	@Override

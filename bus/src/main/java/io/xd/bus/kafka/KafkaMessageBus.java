@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -212,8 +213,10 @@ public final class KafkaMessageBus implements MessageBus {
 				consumerSettings.replicationFactor(), mayGrow);
 		String deadLetterTopic = KafkaTopicProvisioner.topicName("error." + topic + "." + groupId);
 		this.topics.provision(deadLetterTopic, 1, consumerSettings.replicationFactor(), false);
-		KafkaConsumerBinding binding = new KafkaConsumerBinding(name, topic, groupId, offsetReset, partitions, handler,
-				consumerSettings, deadLetterTopic, this.deadLetters);
+		Map<TopicPartition, Long> startIfNew = "latest".equals(offsetReset) ? this.topics.endOffsets(topic, partitions)
+				: Map.of();
+		KafkaConsumerBinding binding = new KafkaConsumerBinding(name, topic, groupId, offsetReset, startIfNew,
+				partitions, handler, consumerSettings, deadLetterTopic, this.deadLetters);
 		this.consumers.add(binding);
 		binding.onUnbind(() -> this.consumers.remove(binding));
 		binding.start();

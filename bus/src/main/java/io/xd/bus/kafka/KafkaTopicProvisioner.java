@@ -2,6 +2,7 @@ package io.xd.bus.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,7 +15,9 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -92,6 +95,18 @@ final class KafkaTopicProvisioner {
 			this.known.put(topic, existing);
 			return existing;
 		}
+	}
+
+	/** Each partition's end offset now, for a topic of {@code partitions} partitions. */
+	Map<TopicPartition, Long> endOffsets(String topic, int partitions) {
+		Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+		for (int partition = 0; partition < partitions; partition++) {
+			latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+		}
+		Map<TopicPartition, Long> ends = new HashMap<>();
+		await(this.admin.listOffsets(latest).all(), "read the end offsets of topic '" + topic + "'")
+			.forEach((partition, info) -> ends.put(partition, info.offset()));
+		return ends;
 	}
 
 	/** The consumer groups the cluster knows, by id. */
