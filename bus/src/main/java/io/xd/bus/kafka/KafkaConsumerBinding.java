@@ -101,6 +101,11 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		container.setAckMode(ContainerProperties.AckMode.BATCH);
 		container.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handle(records, handler, raw));
 		container.setConsumerRebalanceListener(this);
+		if (!this.startIfNew.isEmpty()) {
+			// Spring Kafka would commit a new group's position on assignment, before this binding could move it back
+			// to where the binding began
+			container.setAssignmentCommitOption(ContainerProperties.AssignmentCommitOption.NEVER);
+		}
 		container.setShutdownTimeout(STOP_PATIENCE.toMillis());
 
 		DefaultKafkaConsumerFactory<byte[], byte[]> factory = new DefaultKafkaConsumerFactory<>(config,

@@ -5,10 +5,8 @@ import java.util.List;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.Module;
-import io.xd.modules.ModuleContext;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleMetadata;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 
@@ -34,16 +32,10 @@ public final class BridgeProcessor implements Processor {
 	}
 
 	/** Declares and creates the {@code bridge} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new BridgeProcessor();
+		public Provider() {
+			super(METADATA, context -> new BridgeProcessor());
 		}
 	}
 }

@@ -16,13 +16,12 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleOptions;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 
@@ -367,16 +366,10 @@ public final class LoadGeneratorSource implements Source {
 	}
 
 	/** Declares and creates the {@code load-generator} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new LoadGeneratorSource(context);
+		public Provider() {
+			super(METADATA, LoadGeneratorSource::new);
 		}
 	}
 }

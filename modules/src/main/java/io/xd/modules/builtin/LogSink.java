@@ -9,11 +9,10 @@ import org.slf4j.event.Level;
 
 import org.springframework.messaging.Message;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 
@@ -55,16 +54,10 @@ public final class LogSink implements Sink {
 	}
 
 	/** Declares and creates the {@code log} sink. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new LogSink(context);
+		public Provider() {
+			super(METADATA, LogSink::new);
 		}
 	}
 }

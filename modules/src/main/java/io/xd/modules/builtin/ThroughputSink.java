@@ -15,11 +15,10 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 import io.xd.modules.internal.metrics.MessageCounter;
@@ -368,16 +367,10 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 	}
 
 	/** Declares and creates the {@code throughput} sink. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new ThroughputSink(context);
+		public Provider() {
+			super(METADATA, ThroughputSink::new);
 		}
 	}
 }
