@@ -5,7 +5,6 @@ import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -15,12 +14,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.scheduling.support.CronExpression;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 
@@ -88,11 +86,7 @@ public final class TimeSource implements Source {
 
 	@Override
 	public void start(MessageChannel output) {
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-			Thread thread = new Thread(task, this.context.threadName("timer"));
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.scheduler = ModuleSupport.scheduler(this.context, "timer");
 		if (this.cron == null) {
 			this.scheduler.scheduleWithFixedDelay(() -> send(output), this.initialDelay, this.delay, this.unit);
 		}
@@ -125,15 +119,7 @@ public final class TimeSource implements Source {
 
 	@Override
 	public void stop() {
-		if (this.scheduler != null) {
-			this.scheduler.shutdownNow();
-			try {
-				this.scheduler.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		ModuleSupport.shutdown(this.scheduler);
 	}
 
 	private static boolean isValidPattern(String pattern) {
@@ -147,16 +133,10 @@ public final class TimeSource implements Source {
 	}
 
 	/** Declares and creates the {@code time} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new TimeSource(context);
+		public Provider() {
+			super(METADATA, TimeSource::new);
 		}
 	}
 }

@@ -7,11 +7,10 @@ import io.micrometer.core.instrument.Metrics;
 
 import org.springframework.messaging.Message;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 
@@ -54,16 +53,10 @@ public final class CounterSink implements Sink {
 	}
 
 	/** Declares and creates the {@code counter} sink. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new CounterSink(context);
+		public Provider() {
+			super(METADATA, CounterSink::new);
 		}
 	}
 }

@@ -16,13 +16,13 @@ import java.util.zip.GZIPOutputStream;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The {@code file} sink: writes each payload to the file {@code <dir>/<name>.<suffix>}, as a line of text or, with
@@ -57,7 +57,7 @@ public final class FileSink implements Sink {
 
 	static final ModuleOption<String> CHARSET = ModuleOption.ofString("charset")
 		.withDefault("UTF-8")
-		.withRule(FileSink::isCharset, "be a character set this JVM supports")
+		.withRule(ModuleSupport::isCharset, "be a character set this JVM supports")
 		.withDescription("the character set text payloads are encoded in");
 
 	static final ModuleOption<String> COMPRESSION = ModuleOption.ofChoice("compression", "none", "gzip")
@@ -181,26 +181,11 @@ public final class FileSink implements Sink {
 		}
 	}
 
-	private static boolean isCharset(String name) {
-		try {
-			return Charset.isSupported(name);
-		}
-		catch (IllegalArgumentException ex) {
-			return false;
-		}
-	}
-
 	/** Declares and creates the {@code file} sink. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new FileSink(context);
+		public Provider() {
+			super(METADATA, FileSink::new);
 		}
 	}
 }

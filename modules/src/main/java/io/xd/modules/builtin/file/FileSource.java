@@ -15,7 +15,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.PatternSyntaxException;
@@ -27,13 +26,13 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.MessageBuilder;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The {@code file} source: polls a directory for regular files whose names match a glob pattern and sends each one
@@ -127,11 +126,7 @@ public final class FileSource implements Source {
 		if (!Files.isReadable(this.directory)) {
 			throw new IllegalStateException("The file source cannot read the directory " + this.directory);
 		}
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-			Thread thread = new Thread(task, this.context.threadName("file-poller"));
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.scheduler = ModuleSupport.scheduler(this.context, "file-poller");
 		this.scheduler.scheduleWithFixedDelay(() -> poll(output), 0, this.delaySeconds, TimeUnit.SECONDS);
 	}
 
@@ -207,15 +202,7 @@ public final class FileSource implements Source {
 
 	@Override
 	public void stop() {
-		if (this.scheduler != null) {
-			this.scheduler.shutdownNow();
-			try {
-				this.scheduler.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		ModuleSupport.shutdown(this.scheduler);
 	}
 
 	private static boolean isGlob(String pattern) {
@@ -233,16 +220,10 @@ public final class FileSource implements Source {
 	}
 
 	/** Declares and creates the {@code file} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new FileSource(context);
+		public Provider() {
+			super(METADATA, FileSource::new);
 		}
 	}
 }

@@ -16,13 +16,13 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessagingException;
 import org.springframework.messaging.support.MessageBuilder;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The {@code http-client} processor: sends each payload as the body of an HTTP request to {@code url} (no body for
@@ -46,7 +46,7 @@ public final class HttpClientProcessor implements Processor {
 
 	static final ModuleOption<String> CHARSET = ModuleOption.ofString("charset")
 		.withDefault("UTF-8")
-		.withRule(HttpClientProcessor::isCharset, "be a character set this JVM supports")
+		.withRule(ModuleSupport::isCharset, "be a character set this JVM supports")
 		.withDescription("the encoding of text payloads and of the response body");
 
 	static final ModuleOption<String> CONTENT_TYPE = ModuleOption.ofString("contentType")
@@ -150,26 +150,11 @@ public final class HttpClientProcessor implements Processor {
 		}
 	}
 
-	private static boolean isCharset(String name) {
-		try {
-			return Charset.isSupported(name);
-		}
-		catch (IllegalArgumentException ex) {
-			return false;
-		}
-	}
-
 	/** Declares and creates the {@code http-client} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new HttpClientProcessor(context);
+		public Provider() {
+			super(METADATA, HttpClientProcessor::new);
 		}
 	}
 }

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -14,13 +13,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The {@code jdbc} sink: inserts a row per message into a table, mapping JSON payloads to columns by name and any
@@ -137,11 +136,7 @@ public final class JdbcSink implements Sink {
 			throw new IllegalStateException("The jdbc sink cannot use " + this.displayUrl + ": " + ex.getMessage(), ex);
 		}
 		if (this.batchSize > 1) {
-			this.idleTimer = Executors.newSingleThreadScheduledExecutor(task -> {
-				Thread thread = new Thread(task, this.context.threadName("jdbc-flush"));
-				thread.setDaemon(true);
-				return thread;
-			});
+			this.idleTimer = ModuleSupport.scheduler(this.context, "jdbc-flush");
 			long period = Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.idleTimeoutNanos) / 4);
 			this.idleTimer.scheduleWithFixedDelay(this::flushIfIdle, period, period, TimeUnit.MILLISECONDS);
 		}
@@ -192,9 +187,7 @@ public final class JdbcSink implements Sink {
 
 	@Override
 	public void stop() {
-		if (this.idleTimer != null) {
-			this.idleTimer.shutdownNow();
-		}
+		ModuleSupport.shutdown(this.idleTimer);
 		synchronized (this) {
 			if (!this.pending.isEmpty()) {
 				flushLogging();
@@ -204,16 +197,10 @@ public final class JdbcSink implements Sink {
 	}
 
 	/** Declares and creates the {@code jdbc} sink. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new JdbcSink(context);
+		public Provider() {
+			super(METADATA, JdbcSink::new);
 		}
 	}
 }

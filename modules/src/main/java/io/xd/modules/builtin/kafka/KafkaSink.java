@@ -19,11 +19,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 
@@ -162,16 +161,10 @@ public final class KafkaSink implements Sink {
 	}
 
 	/** Declares and creates the {@code kafka} sink. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new KafkaSink(context);
+		public Provider() {
+			super(METADATA, KafkaSink::new);
 		}
 	}
 }

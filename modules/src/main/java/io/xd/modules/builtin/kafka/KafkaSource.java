@@ -17,11 +17,10 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.MessageBuilder;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 
@@ -146,16 +145,10 @@ public final class KafkaSource implements Source {
 	}
 
 	/** Declares and creates the {@code kafka} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new KafkaSource(context);
+		public Provider() {
+			super(METADATA, KafkaSource::new);
 		}
 	}
 }
