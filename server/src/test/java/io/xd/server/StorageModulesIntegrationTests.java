@@ -63,6 +63,25 @@ class StorageModulesIntegrationTests {
 		}
 	}
 
+	@Test
+	void aSinkThatCannotStartFailsItsModuleWithTheReason() throws IOException {
+		Path notADirectory = Files.writeString(this.output.resolve("plain"), "x");
+		try (SingleNode node = new SingleNode(this.data)) {
+			node.createStream("badfile", "time | file --dir='" + notADirectory.resolve("sub") + "' --name=out", true);
+			node.createStream("baddb", "time | jdbc --url='jdbc:postgresql://127.0.0.1:1/none' --tableName=t", true);
+
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(error(node, "badfile.sink.file.1")).contains("cannot create the directory"));
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(error(node, "baddb.sink.jdbc.1")).contains("The jdbc sink cannot use"));
+		}
+	}
+
+	private static String error(SingleNode node, String moduleId) {
+		var modules = node.get("/runtime/modules?moduleId=" + moduleId).json().get("content");
+		return (modules.isEmpty() || modules.get(0).get("error") == null) ? "" : modules.get(0).get("error").asString();
+	}
+
 	private static List<String> lines(Path file) {
 		try {
 			return Files.readAllLines(file);
