@@ -68,8 +68,6 @@ public final class FileSink implements Sink {
 			"Writes each payload to a file, one line per message unless binary",
 			List.of(DIR, NAME, SUFFIX, MODE, BINARY, CHARSET, COMPRESSION));
 
-	private static final byte[] LINE_SEPARATOR = System.lineSeparator().getBytes(Charset.defaultCharset());
-
 	private final Path file;
 
 	private final String mode;
@@ -77,6 +75,8 @@ public final class FileSink implements Sink {
 	private final boolean binary;
 
 	private final Charset charset;
+
+	private final byte[] lineSeparator;
 
 	private final boolean gzip;
 
@@ -97,6 +97,7 @@ public final class FileSink implements Sink {
 		this.mode = context.options().get(MODE);
 		this.binary = context.options().get(BINARY);
 		this.charset = Charset.forName(context.options().get(CHARSET));
+		this.lineSeparator = System.lineSeparator().getBytes(this.charset);
 	}
 
 	/** The file this sink writes. */
@@ -149,7 +150,7 @@ public final class FileSink implements Sink {
 			try {
 				this.out.write(bytes);
 				if (!this.binary) {
-					this.out.write(LINE_SEPARATOR);
+					this.out.write(this.lineSeparator);
 				}
 				this.out.flush();
 			}

@@ -90,6 +90,17 @@ class FileSinkTests {
 	}
 
 	@Test
+	void encodesTheLineSeparatorInTheCharsetToo() throws IOException {
+		FileSink sink = sink(Map.of("dir", this.dir.toString(), "name", "u", "charset", "UTF-16BE"));
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("a"));
+		sink.stop();
+
+		assertThat(Files.readString(this.dir.resolve("u.out"), StandardCharsets.UTF_16BE))
+			.isEqualTo("a" + System.lineSeparator());
+	}
+
+	@Test
 	void gzipCompressesAndAddsGz() throws IOException {
 		FileSink sink = sink(Map.of("dir", this.dir.toString(), "name", "z", "compression", "gzip"));
 		sink.start();
