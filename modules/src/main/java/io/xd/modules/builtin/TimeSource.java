@@ -1,9 +1,10 @@
 package io.xd.modules.builtin;
 
+import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -11,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.MessageChannel;
+import org.springframework.scheduling.support.CronExpression;
 
 import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
@@ -22,14 +24,31 @@ import io.xd.modules.Source;
 
 /**
  * The {@code time} source: sends the current local time as a {@code String}, formatted with {@code format}, every
- * {@code fixedDelay} seconds, starting at once. A failed send is logged and the next tick comes as usual.
+ * {@code fixedDelay} {@code timeUnit}s after an {@code initialDelay}, or at the times a {@code cron} expression
+ * names (then {@code fixedDelay}, {@code initialDelay} and {@code timeUnit} are ignored, as in Spring XD). A failed
+ * send is logged and the next tick comes as usual.
  */
 public final class TimeSource implements Source {
 
 	static final ModuleOption<Integer> FIXED_DELAY = ModuleOption.ofInt("fixedDelay")
 		.withDefault(1)
 		.withMin(1)
-		.withDescription("the seconds between two messages");
+		.withDescription("the time between two messages, in timeUnit");
+
+	static final ModuleOption<Integer> INITIAL_DELAY = ModuleOption.ofInt("initialDelay")
+		.withDefault(0)
+		.withMin(0)
+		.withDescription("the time before the first message, in timeUnit");
+
+	static final ModuleOption<String> TIME_UNIT = ModuleOption
+		.ofChoice("timeUnit", "NANOSECONDS", "MICROSECONDS", "MILLISECONDS", "SECONDS", "MINUTES", "HOURS", "DAYS")
+		.withDefault("SECONDS")
+		.withDescription("the unit of fixedDelay and initialDelay");
+
+	static final ModuleOption<String> CRON = ModuleOption.ofString("cron")
+		.withRule(CronExpression::isValidExpression, "be a cron expression of six fields, such as 0 */5 * * * *")
+		.withDescription("a cron expression (second minute hour day month weekday) for when to send; "
+				+ "replaces fixedDelay when given");
 
 	static final ModuleOption<String> FORMAT = ModuleOption.ofString("format")
 		.withDefault("yyyy-MM-dd HH:mm:ss")
@@ -37,7 +56,7 @@ public final class TimeSource implements Source {
 		.withDescription("the date-time pattern of the payload");
 
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.SOURCE, "time",
-			"Sends the current time as text at a fixed interval", List.of(FIXED_DELAY, FORMAT));
+			"Sends the current time as text at a fixed interval", List.of(FIXED_DELAY, FORMAT, INITIAL_DELAY, TIME_UNIT, CRON));
 
 	private static final Logger logger = LoggerFactory.getLogger(TimeSource.class);
 
@@ -45,24 +64,48 @@ public final class TimeSource implements Source {
 
 	private final DateTimeFormatter formatter;
 
-	private final int delaySeconds;
+	private final long delay;
+
+	private final long initialDelay;
+
+	private final TimeUnit unit;
+
+	private final CronExpression cron;
 
 	private ScheduledExecutorService scheduler;
 
 	public TimeSource(ModuleContext context) {
 		this.context = context;
 		this.formatter = DateTimeFormatter.ofPattern(context.options().get(FORMAT));
-		this.delaySeconds = context.options().get(FIXED_DELAY);
+		this.delay = context.options().get(FIXED_DELAY);
+		this.initialDelay = context.options().get(INITIAL_DELAY);
+		this.unit = TimeUnit.valueOf(context.options().get(TIME_UNIT));
+		String expression = context.options().get(CRON);
+		this.cron = (expression == null) ? null : CronExpression.parse(expression);
 	}
 
 	@Override
 	public void start(MessageChannel output) {
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-			Thread thread = new Thread(task, this.context.threadName("timer"));
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler.scheduleWithFixedDelay(() -> send(output), 0, this.delaySeconds, TimeUnit.SECONDS);
+		this.scheduler = ModuleSupport.scheduler(this.context, "timer");
+		if (this.cron == null) {
+			this.scheduler.scheduleWithFixedDelay(() -> send(output), this.initialDelay, this.delay, this.unit);
+		}
+		else {
+			scheduleNextCron(output);
+		}
+	}
+
+	private void scheduleNextCron(MessageChannel output) {
+		ZonedDateTime now = ZonedDateTime.now();
+		ZonedDateTime next = this.cron.next(now);
+		if (next == null || this.scheduler.isShutdown()) {
+			return;
+		}
+		long wait = Math.max(0, Duration.between(now, next).toNanos());
+		this.scheduler.schedule(() -> {
+			send(output);
+			scheduleNextCron(output);
+		}, wait, TimeUnit.NANOSECONDS);
 	}
 
 	private void send(MessageChannel output) {
@@ -76,15 +119,7 @@ public final class TimeSource implements Source {
 
 	@Override
 	public void stop() {
-		if (this.scheduler != null) {
-			this.scheduler.shutdownNow();
-			try {
-				this.scheduler.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		ModuleSupport.shutdown(this.scheduler);
 	}
 
 	private static boolean isValidPattern(String pattern) {

