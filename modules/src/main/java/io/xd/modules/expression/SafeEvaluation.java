@@ -1,0 +1,219 @@
+package io.xd.modules.expression;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.springframework.asm.MethodVisitor;
+import org.springframework.asm.Opcodes;
+import org.springframework.core.convert.TypeDescriptor;
+import org.springframework.expression.AccessException;
+import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.MethodExecutor;
+import org.springframework.expression.MethodResolver;
+import org.springframework.expression.PropertyAccessor;
+import org.springframework.expression.TypedValue;
+import org.springframework.expression.spel.CodeFlow;
+import org.springframework.expression.spel.CompilablePropertyAccessor;
+import org.springframework.expression.spel.support.ReflectiveMethodResolver;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
+import org.springframework.messaging.Message;
+
+/**
+ * The restricted evaluation context every {@link SafeExpression} runs in: read-only properties of messages and maps,
+ * the length of arrays, the allowlisted methods, and {@code #jsonPath}. It is built once and shared; nothing in it
+ * changes after construction, so concurrent evaluations are safe.
+ */
+final class SafeEvaluation {
+
+	static final SimpleEvaluationContext CONTEXT = build();
+
+	private SafeEvaluation() {
+	}
+
+	private static SimpleEvaluationContext build() {
+		SimpleEvaluationContext context = SimpleEvaluationContext
+			.forPropertyAccessors(new MessageAccessor(), new MapAccessor(), new ArrayLengthAccessor())
+			.withMethodResolvers(new AllowlistMethodResolver())
+			.build();
+		try {
+			Method jsonPath = SafeExpression.class.getMethod("jsonPath", Object.class, String.class);
+			context.setVariable(ExpressionChecker.JSON_PATH_FUNCTION, jsonPath);
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return context;
+	}
+
+	/** {@code payload} and {@code headers} of a message; compiled to a plain interface call. */
+	static final class MessageAccessor implements CompilablePropertyAccessor {
+
+		private static final String MESSAGE = "org/springframework/messaging/Message";
+
+		@Override
+		public Class<?>[] getSpecificTargetClasses() {
+			return new Class<?>[] { Message.class };
+		}
+
+		@Override
+		public boolean canRead(EvaluationContext context, Object target, String name) {
+			return target instanceof Message && (name.equals("payload") || name.equals("headers"));
+		}
+
+		@Override
+		public TypedValue read(EvaluationContext context, Object target, String name) throws AccessException {
+			Message<?> message = (Message<?>) target;
+			return new TypedValue(name.equals("payload") ? message.getPayload() : message.getHeaders());
+		}
+
+		@Override
+		public boolean canWrite(EvaluationContext context, Object target, String name) {
+			return false;
+		}
+
+		@Override
+		public void write(EvaluationContext context, Object target, String name, Object newValue)
+				throws AccessException {
+			throw new AccessException("Messages are read-only");
+		}
+
+		@Override
+		public boolean isCompilable() {
+			return true;
+		}
+
+		@Override
+		public Class<?> getPropertyType() {
+			return Object.class;
+		}
+
+		@Override
+		public void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
+			String descriptor = cf.lastDescriptor();
+			if (descriptor == null || !descriptor.equals("L" + MESSAGE)) {
+				if (descriptor == null) {
+					cf.loadTarget(mv);
+				}
+				CodeFlow.insertCheckCast(mv, "L" + MESSAGE);
+			}
+			if (propertyName.equals("payload")) {
+				mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, MESSAGE, "getPayload", "()Ljava/lang/Object;", true);
+			}
+			else {
+				mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, MESSAGE, "getHeaders",
+						"()Lorg/springframework/messaging/MessageHeaders;", true);
+			}
+		}
+	}
+
+	/** The value of a key of a map ({@code headers.name}, fields of JSON objects); a missing key reads as null. */
+	static final class MapAccessor implements CompilablePropertyAccessor {
+
+		@Override
+		public Class<?>[] getSpecificTargetClasses() {
+			return new Class<?>[] { Map.class };
+		}
+
+		@Override
+		public boolean canRead(EvaluationContext context, Object target, String name) {
+			return target instanceof Map;
+		}
+
+		@Override
+		public TypedValue read(EvaluationContext context, Object target, String name) throws AccessException {
+			return new TypedValue(((Map<?, ?>) target).get(name));
+		}
+
+		@Override
+		public boolean canWrite(EvaluationContext context, Object target, String name) {
+			return false;
+		}
+
+		@Override
+		public void write(EvaluationContext context, Object target, String name, Object newValue)
+				throws AccessException {
+			throw new AccessException("Maps are read-only in expressions");
+		}
+
+		@Override
+		public boolean isCompilable() {
+			return true;
+		}
+
+		@Override
+		public Class<?> getPropertyType() {
+			return Object.class;
+		}
+
+		@Override
+		public void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
+			String descriptor = cf.lastDescriptor();
+			if (descriptor == null || !descriptor.equals("Ljava/util/Map")) {
+				if (descriptor == null) {
+					cf.loadTarget(mv);
+				}
+				CodeFlow.insertCheckCast(mv, "Ljava/util/Map");
+			}
+			mv.visitLdcInsn(propertyName);
+			mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, "java/util/Map", "get", "(Ljava/lang/Object;)Ljava/lang/Object;",
+					true);
+		}
+	}
+
+	/** {@code length} of an array, such as a {@code byte[]} payload. */
+	static final class ArrayLengthAccessor implements PropertyAccessor {
+
+		@Override
+		public Class<?>[] getSpecificTargetClasses() {
+			return null;
+		}
+
+		@Override
+		public boolean canRead(EvaluationContext context, Object target, String name) {
+			return target != null && target.getClass().isArray() && name.equals("length");
+		}
+
+		@Override
+		public TypedValue read(EvaluationContext context, Object target, String name) throws AccessException {
+			return new TypedValue(Array.getLength(target));
+		}
+
+		@Override
+		public boolean canWrite(EvaluationContext context, Object target, String name) {
+			return false;
+		}
+
+		@Override
+		public void write(EvaluationContext context, Object target, String name, Object newValue)
+				throws AccessException {
+			throw new AccessException("Arrays are read-only in expressions");
+		}
+	}
+
+	/**
+	 * Resolves only allowlisted methods, through SpEL's reflective resolver (whose executors compile); {@code split}
+	 * on a String splits on its argument as literal text.
+	 */
+	static final class AllowlistMethodResolver implements MethodResolver {
+
+		private static final MethodExecutor LITERAL_SPLIT = (context, target, arguments) -> new TypedValue(
+				((String) target).split(Pattern.quote(String.valueOf(arguments[0]))));
+
+		private final ReflectiveMethodResolver reflective = new ReflectiveMethodResolver();
+
+		@Override
+		public MethodExecutor resolve(EvaluationContext context, Object target, String name,
+				List<TypeDescriptor> argumentTypes) throws AccessException {
+			if (!MethodAllowlist.allows(target, name)) {
+				return null;
+			}
+			if (target instanceof String && name.equals("split")) {
+				return (argumentTypes.size() == 1) ? LITERAL_SPLIT : null;
+			}
+			return this.reflective.resolve(context, target, name, argumentTypes);
+		}
+	}
+}
