@@ -64,4 +64,24 @@ class SmallModulesTests {
 
 		assertThat(bridge.received()).containsExactly(message);
 	}
+
+	@Test
+	void logSinkLogsTheValueOfItsExpression() {
+		try (Modules.CapturedLog log = new Modules.CapturedLog("xd.sink.log.teststream")) {
+			try (ModuleTestDriver sink = ModuleTestDriver.of(new LogSink.Provider(),
+					Map.of("expression", "payload.toUpperCase() + ' from ' + headers['who']"))) {
+				sink.send(MessageBuilder.withPayload("hi").setHeader("who", "me").build());
+			}
+
+			assertThat(log.lines()).containsExactly("HI from me");
+		}
+	}
+
+	@Test
+	void logSinkRefusesAForbiddenExpression() {
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> ModuleTestDriver.of(new LogSink.Provider(), Map.of("expression", "@bean")))
+			.withMessageContaining("sink:log: option 'expression'")
+			.withMessageContaining("bean references");
+	}
 }
