@@ -13,34 +13,44 @@ import org.springframework.expression.AccessException;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.MethodExecutor;
 import org.springframework.expression.MethodResolver;
-import org.springframework.expression.PropertyAccessor;
 import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.CodeFlow;
 import org.springframework.expression.spel.CompilablePropertyAccessor;
+import org.springframework.expression.spel.SpelEvaluationException;
+import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.support.ReflectiveMethodResolver;
-import org.springframework.expression.spel.support.SimpleEvaluationContext;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.messaging.Message;
 
 /**
  * The restricted evaluation context every {@link SafeExpression} runs in: read-only properties of messages and maps,
- * the length of arrays, the allowlisted methods, and {@code #jsonPath}. It is built once and shared; nothing in it
- * changes after construction, so concurrent evaluations are safe.
+ * the length of arrays, the allowlisted methods, and {@code #jsonPath}; no types, constructors or beans. It is built
+ * once and shared; nothing in it changes after construction, so concurrent evaluations are safe.
  */
 final class SafeEvaluation {
 
-	static final SimpleEvaluationContext CONTEXT = build();
+	static final StandardEvaluationContext CONTEXT = build();
 
 	private SafeEvaluation() {
 	}
 
-	private static SimpleEvaluationContext build() {
-		SimpleEvaluationContext context = SimpleEvaluationContext
-			.forPropertyAccessors(new MessageAccessor(), new MapAccessor(), new ArrayLengthAccessor())
-			.withMethodResolvers(new AllowlistMethodResolver())
-			.build();
+	/*
+	 * A StandardEvaluationContext with every resolver replaced, rather than a SimpleEvaluationContext: SpEL compiles
+	 * only for contexts that support compilation, and SimpleEvaluationContext does not. What compiled code can call is
+	 * exactly what these accessors and the allowlist resolved while interpreting, guarded by casts to the resolved
+	 * types, so compiling gives no expression more reach.
+	 */
+	private static StandardEvaluationContext build() {
+		StandardEvaluationContext context = new StandardEvaluationContext();
+		context.setPropertyAccessors(List.of(new MessageAccessor(), new MapAccessor(), new ArrayLengthAccessor()));
+		context.setMethodResolvers(List.of(new AllowlistMethodResolver()));
+		context.setConstructorResolvers(List.of());
+		context.setTypeLocator(typeName -> {
+			throw new SpelEvaluationException(SpelMessage.TYPE_NOT_FOUND, typeName);
+		});
 		try {
 			Method jsonPath = SafeExpression.class.getMethod("jsonPath", Object.class, String.class);
-			context.setVariable(ExpressionChecker.JSON_PATH_FUNCTION, jsonPath);
+			context.registerFunction(ExpressionChecker.JSON_PATH_FUNCTION, jsonPath);
 		}
 		catch (NoSuchMethodException ex) {
 			throw new IllegalStateException(ex);
@@ -163,8 +173,8 @@ final class SafeEvaluation {
 		}
 	}
 
-	/** {@code length} of an array, such as a {@code byte[]} payload. */
-	static final class ArrayLengthAccessor implements PropertyAccessor {
+	/** {@code length} of an array, such as a {@code byte[]} payload; compiled to {@code Array.getLength}. */
+	static final class ArrayLengthAccessor implements CompilablePropertyAccessor {
 
 		@Override
 		public Class<?>[] getSpecificTargetClasses() {
@@ -190,6 +200,26 @@ final class SafeEvaluation {
 		public void write(EvaluationContext context, Object target, String name, Object newValue)
 				throws AccessException {
 			throw new AccessException("Arrays are read-only in expressions");
+		}
+
+		@Override
+		public boolean isCompilable() {
+			return true;
+		}
+
+		@Override
+		public Class<?> getPropertyType() {
+			return Integer.class;
+		}
+
+		@Override
+		public void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
+			if (cf.lastDescriptor() == null) {
+				cf.loadTarget(mv);
+			}
+			mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/reflect/Array", "getLength", "(Ljava/lang/Object;)I",
+					false);
+			CodeFlow.insertBoxIfNecessary(mv, 'I');
 		}
 	}
 
