@@ -29,8 +29,6 @@ import io.xd.bus.BindingProperties;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.ChannelNames;
 import io.xd.modules.Module;
-import io.xd.modules.ModuleContext;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.builtin.LoadGeneratorSource;
@@ -85,16 +83,16 @@ public class ProcessorHopBenchmark {
 
 	@Setup(Level.Trial)
 	public void setUp() {
-		this.source = (LoadGeneratorSource) create(ModuleType.SOURCE, "load-generator", "s", 0,
+		this.source = (LoadGeneratorSource) module(ModuleType.SOURCE, "load-generator", 0,
 				Map.of("messageSize", Integer.toString(MESSAGE_SIZE)));
 		this.noHop = chain("nohop", null);
-		this.transformPayload = chain("transform", create(ModuleType.PROCESSOR, "transform", "transform", 1,
+		this.transformPayload = chain("transform", module(ModuleType.PROCESSOR, "transform", 1,
 				Map.of("expression", "payload")));
-		this.filterTrue = chain("filter", create(ModuleType.PROCESSOR, "filter", "filter", 1,
+		this.filterTrue = chain("filter", module(ModuleType.PROCESSOR, "filter", 1,
 				Map.of("expression", "true")));
 		Predicate<Message<?>> always = message -> true;
 		this.lambdaPass = chain("lambdapass", new LambdaProcessor(message -> always.test(message) ? message : null));
-		this.transformLength = chain("length", create(ModuleType.PROCESSOR, "transform", "transform", 1,
+		this.transformLength = chain("length", module(ModuleType.PROCESSOR, "transform", 1,
 				Map.of("expression", "payload.length")));
 		Function<Object, Object> length = payload -> ((byte[]) payload).length;
 		this.lambdaLength = chain("lambdalength", new LambdaProcessor(
@@ -155,7 +153,7 @@ public class ProcessorHopBenchmark {
 		Processor processor = (Processor) module;
 		LocalMessageBus bus = new LocalMessageBus();
 		this.buses.add(bus);
-		ThroughputSink sink = (ThroughputSink) create(ModuleType.SINK, "throughput", "throughput", 2,
+		ThroughputSink sink = (ThroughputSink) module(ModuleType.SINK, "throughput", 2,
 				Map.of("reportEveryMs", "0"));
 		sink.start();
 		this.sinks.add(sink);
@@ -175,9 +173,8 @@ public class ProcessorHopBenchmark {
 			.channel();
 	}
 
-	private Module create(ModuleType type, String name, String label, int index, Map<String, String> options) {
-		ModuleProvider provider = this.registry.find(type, name).orElseThrow();
-		return provider.create(new ModuleContext("bench", label, index, provider.metadata().resolve(options)));
+	private Module module(ModuleType type, String name, int index, Map<String, String> options) {
+		return DirectBindingBenchmark.create(this.registry, type, name, index, options);
 	}
 
 	/** A processor written by hand: applies a function and sends the result on, or drops the message on null. */

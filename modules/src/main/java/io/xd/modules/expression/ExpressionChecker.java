@@ -25,7 +25,8 @@ final class ExpressionChecker {
 
 	private static final Set<String> VARIABLES = Set.of("this", "root");
 
-	private static final Set<String> REGEX_METHODS = Set.of("matches", "replaceAll", "replaceFirst", "splitWithDelimiters");
+	private static final Set<String> REGEX_METHODS = Set.of("matches", "replaceAll", "replaceFirst",
+			"splitWithDelimiters");
 
 	private ExpressionChecker() {
 	}

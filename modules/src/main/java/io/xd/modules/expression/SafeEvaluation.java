@@ -58,14 +58,74 @@ final class SafeEvaluation {
 		return context;
 	}
 
-	/** {@code payload} and {@code headers} of a message; compiled to a plain interface call. */
-	static final class MessageAccessor implements CompilablePropertyAccessor {
+	/**
+	 * A property accessor that only reads, for one kind of target, and compiles: the value on the stack is cast to
+	 * {@code targetDescriptor} (or the target loaded and cast when nothing is on the stack) before
+	 * {@link #generateRead} emits the read itself.
+	 */
+	private abstract static class ReadOnlyAccessor implements CompilablePropertyAccessor {
 
-		private static final String MESSAGE = "org/springframework/messaging/Message";
+		private final Class<?> targetType;
+
+		private final String targetDescriptor;
+
+		private final Class<?> propertyType;
+
+		ReadOnlyAccessor(Class<?> targetType, Class<?> propertyType) {
+			this.targetType = targetType;
+			this.targetDescriptor = CodeFlow.toDescriptor(targetType);
+			this.propertyType = propertyType;
+		}
 
 		@Override
 		public Class<?>[] getSpecificTargetClasses() {
-			return new Class<?>[] { Message.class };
+			return new Class<?>[] { this.targetType };
+		}
+
+		@Override
+		public final boolean canWrite(EvaluationContext context, Object target, String name) {
+			return false;
+		}
+
+		@Override
+		public final void write(EvaluationContext context, Object target, String name, Object newValue)
+				throws AccessException {
+			throw new AccessException("Expressions are read-only");
+		}
+
+		@Override
+		public final boolean isCompilable() {
+			return true;
+		}
+
+		@Override
+		public final Class<?> getPropertyType() {
+			return this.propertyType;
+		}
+
+		@Override
+		public final void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
+			String descriptor = cf.lastDescriptor();
+			if (descriptor == null) {
+				cf.loadTarget(mv);
+			}
+			if (!this.targetDescriptor.equals(descriptor)) {
+				CodeFlow.insertCheckCast(mv, this.targetDescriptor);
+			}
+			generateRead(propertyName, mv);
+		}
+
+		/** Emits the read of {@code propertyName} from the target on the stack, leaving the value there. */
+		abstract void generateRead(String propertyName, MethodVisitor mv);
+	}
+
+	/** {@code payload} and {@code headers} of a message; compiled to a plain interface call. */
+	static final class MessageAccessor extends ReadOnlyAccessor {
+
+		private static final String MESSAGE = "org/springframework/messaging/Message";
+
+		MessageAccessor() {
+			super(Message.class, Object.class);
 		}
 
 		@Override
@@ -80,35 +140,7 @@ final class SafeEvaluation {
 		}
 
 		@Override
-		public boolean canWrite(EvaluationContext context, Object target, String name) {
-			return false;
-		}
-
-		@Override
-		public void write(EvaluationContext context, Object target, String name, Object newValue)
-				throws AccessException {
-			throw new AccessException("Messages are read-only");
-		}
-
-		@Override
-		public boolean isCompilable() {
-			return true;
-		}
-
-		@Override
-		public Class<?> getPropertyType() {
-			return Object.class;
-		}
-
-		@Override
-		public void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
-			String descriptor = cf.lastDescriptor();
-			if (descriptor == null || !descriptor.equals("L" + MESSAGE)) {
-				if (descriptor == null) {
-					cf.loadTarget(mv);
-				}
-				CodeFlow.insertCheckCast(mv, "L" + MESSAGE);
-			}
+		void generateRead(String propertyName, MethodVisitor mv) {
 			if (propertyName.equals("payload")) {
 				mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, MESSAGE, "getPayload", "()Ljava/lang/Object;", true);
 			}
@@ -120,11 +152,10 @@ final class SafeEvaluation {
 	}
 
 	/** The value of a key of a map ({@code headers.name}, fields of JSON objects); a missing key reads as null. */
-	static final class MapAccessor implements CompilablePropertyAccessor {
+	static final class MapAccessor extends ReadOnlyAccessor {
 
-		@Override
-		public Class<?>[] getSpecificTargetClasses() {
-			return new Class<?>[] { Map.class };
+		MapAccessor() {
+			super(Map.class, Object.class);
 		}
 
 		@Override
@@ -138,35 +169,7 @@ final class SafeEvaluation {
 		}
 
 		@Override
-		public boolean canWrite(EvaluationContext context, Object target, String name) {
-			return false;
-		}
-
-		@Override
-		public void write(EvaluationContext context, Object target, String name, Object newValue)
-				throws AccessException {
-			throw new AccessException("Maps are read-only in expressions");
-		}
-
-		@Override
-		public boolean isCompilable() {
-			return true;
-		}
-
-		@Override
-		public Class<?> getPropertyType() {
-			return Object.class;
-		}
-
-		@Override
-		public void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
-			String descriptor = cf.lastDescriptor();
-			if (descriptor == null || !descriptor.equals("Ljava/util/Map")) {
-				if (descriptor == null) {
-					cf.loadTarget(mv);
-				}
-				CodeFlow.insertCheckCast(mv, "Ljava/util/Map");
-			}
+		void generateRead(String propertyName, MethodVisitor mv) {
 			mv.visitLdcInsn(propertyName);
 			mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, "java/util/Map", "get", "(Ljava/lang/Object;)Ljava/lang/Object;",
 					true);
@@ -174,7 +177,11 @@ final class SafeEvaluation {
 	}
 
 	/** {@code length} of an array, such as a {@code byte[]} payload; compiled to {@code Array.getLength}. */
-	static final class ArrayLengthAccessor implements CompilablePropertyAccessor {
+	static final class ArrayLengthAccessor extends ReadOnlyAccessor {
+
+		ArrayLengthAccessor() {
+			super(Object.class, Integer.class);
+		}
 
 		@Override
 		public Class<?>[] getSpecificTargetClasses() {
@@ -192,31 +199,7 @@ final class SafeEvaluation {
 		}
 
 		@Override
-		public boolean canWrite(EvaluationContext context, Object target, String name) {
-			return false;
-		}
-
-		@Override
-		public void write(EvaluationContext context, Object target, String name, Object newValue)
-				throws AccessException {
-			throw new AccessException("Arrays are read-only in expressions");
-		}
-
-		@Override
-		public boolean isCompilable() {
-			return true;
-		}
-
-		@Override
-		public Class<?> getPropertyType() {
-			return Integer.class;
-		}
-
-		@Override
-		public void generateCode(String propertyName, MethodVisitor mv, CodeFlow cf) {
-			if (cf.lastDescriptor() == null) {
-				cf.loadTarget(mv);
-			}
+		void generateRead(String propertyName, MethodVisitor mv) {
 			mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/reflect/Array", "getLength", "(Ljava/lang/Object;)I",
 					false);
 			CodeFlow.insertBoxIfNecessary(mv, 'I');
