@@ -134,7 +134,7 @@ public class DirectBindingBenchmark {
 		}
 	}
 
-	private static Module create(ModuleRegistry registry, ModuleType type, String name, int index,
+	static Module create(ModuleRegistry registry, ModuleType type, String name, int index,
 			Map<String, String> options) {
 		ModuleProvider provider = registry.find(type, name).orElseThrow();
 		return provider.create(new ModuleContext("bench", name, index, provider.metadata().resolve(options)));

@@ -6,10 +6,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.xd.modules.expression.SafeExpression;
 
 /**
  * A typed, documented option of a module: its name, the type its text value must parse as, a default, a
@@ -24,6 +27,8 @@ import java.util.regex.Pattern;
  * @param <T> the Java type of the option's value
  */
 public final class ModuleOption<T> {
+
+	private static final Set<String> BUILT_IN_TYPES = Set.of("int", "long", "boolean", "String", "duration");
 
 	private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
@@ -97,6 +102,27 @@ public final class ModuleOption<T> {
 		return new ModuleOption<>(name, String.join("|", allowed), String.class, parser, null, "", null, null);
 	}
 
+	/**
+	 * An option whose value is a SpEL expression, parsed and checked by {@link SafeExpression#parse} when the options
+	 * are resolved: a forbidden construct (a type reference, a constructor, a method outside the allowlist, a regular
+	 * expression...) is refused with the reason, so {@code stream create} fails rather than the first message. The
+	 * type shown to users is {@code expression}.
+	 */
+	public static ModuleOption<SafeExpression> ofExpression(String name) {
+		return new ModuleOption<>(name, "expression", SafeExpression.class, SafeExpression::parse, null, "", null,
+				null);
+	}
+
+	/**
+	 * An option of a type of the module's own: {@code parser} turns the text into a value, throwing an
+	 * {@link IllegalArgumentException} whose message says what is wrong (it is shown to the user after the option's
+	 * name). {@code typeName} is shown to users as the option's type.
+	 */
+	public static <T> ModuleOption<T> ofType(String name, String typeName, Class<T> javaType,
+			Function<String, T> parser) {
+		return new ModuleOption<>(name, typeName, javaType, parser, null, "", null, null);
+	}
+
 	/** This option with the given default value, used when the user gives none. */
 	public ModuleOption<T> withDefault(T value) {
 		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, value, this.description,
@@ -158,7 +184,7 @@ public final class ModuleOption<T> {
 		}
 		catch (RuntimeException ex) {
 			throw new IllegalArgumentException("option '" + this.name + "' expects " + article(this.typeName)
-					+ ", but got '" + text + "'" + choicesHint(ex));
+					+ ", but got '" + text + "'" + hint(ex));
 		}
 		if (this.rule != null && !this.rule.test(value)) {
 			throw new IllegalArgumentException("option '" + this.name + "' must " + this.ruleDescription + ", but got '"
@@ -167,9 +193,15 @@ public final class ModuleOption<T> {
 		return value;
 	}
 
-	private static String choicesHint(RuntimeException ex) {
+	private String hint(RuntimeException ex) {
 		String message = ex.getMessage();
-		return (message != null && message.startsWith("expected one of")) ? " (" + message + ")" : "";
+		if (message == null) {
+			return "";
+		}
+		if (message.startsWith("expected one of") || !BUILT_IN_TYPES.contains(this.typeName)) {
+			return " (" + message + ")";
+		}
+		return "";
 	}
 
 	private static String article(String typeName) {
@@ -179,7 +211,9 @@ public final class ModuleOption<T> {
 			case "boolean" -> "true or false";
 			case "String" -> "text";
 			case "duration" -> "a duration such as 500ms, 30s, 2m or 1h";
-			default -> "one of " + String.join(", ", Arrays.asList(typeName.split("\\|")));
+			case "expression" -> "a SpEL expression";
+			default -> typeName.contains("|") ? "one of " + String.join(", ", Arrays.asList(typeName.split("\\|")))
+					: typeName;
 		};
 	}
 

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.xd.modules.expression.SafeExpression;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -132,5 +134,36 @@ class ModuleMetadataTests {
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> ModuleOption.ofDuration("timeout").parse("30"))
 			.withMessage("option 'timeout' expects a duration such as 500ms, 30s, 2m or 1h, but got '30'");
+	}
+
+	@Test
+	void refusesAForbiddenExpressionNamingTheModuleAndTheOption() {
+		ModuleOption<SafeExpression> expression = ModuleOption.ofExpression("expression")
+			.withDefault(SafeExpression.parse("payload"));
+		ModuleMetadata transform = new ModuleMetadata(ModuleType.PROCESSOR, "transform", "Transforms",
+				List.of(expression));
+
+		assertThat(transform.resolve(Map.of("expression", "payload.trim()")).get(expression).text())
+			.isEqualTo("payload.trim()");
+		assertThat(transform.resolve(Map.of()).get(expression).isPayload()).isTrue();
+		assertThat(expression.typeName()).isEqualTo("expression");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> transform.resolve(Map.of("expression", "T(java.lang.Runtime).getRuntime()")))
+			.withMessage("Invalid options for module processor:transform: option 'expression' expects a SpEL "
+					+ "expression, but got 'T(java.lang.Runtime).getRuntime()' (type references T(...) are not allowed)");
+	}
+
+	@Test
+	void showsTheReasonAModuleDefinedTypeRefusedAValue() {
+		ModuleOption<Integer> even = ModuleOption.ofType("even", "an even number", Integer.class, text -> {
+			int value = Integer.parseInt(text);
+			if (value % 2 != 0) {
+				throw new IllegalArgumentException(value + " is odd");
+			}
+			return value;
+		});
+
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> even.parse("3"))
+			.withMessage("option 'even' expects an even number, but got '3' (3 is odd)");
 	}
 }

@@ -28,4 +28,11 @@ class ModuleRegistryTests {
 			assertThat(metadata.options()).allSatisfy(option -> assertThat(option.description()).isNotBlank());
 		});
 	}
+
+	@Test
+	void findsTheExpressionProcessors() {
+		assertThat(this.registry.all()).extracting(ModuleMetadata::qualifiedName)
+			.contains("processor:transform", "processor:filter", "processor:splitter", "processor:header-enricher",
+					"processor:aggregator", "processor:json-path");
+	}
 }

@@ -1,0 +1,204 @@
+package io.xd.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.support.GenericMessage;
+
+import io.xd.bus.BindingProperties;
+import io.xd.bus.local.LocalMessageBus;
+import io.xd.core.ChannelNames;
+import io.xd.modules.Module;
+import io.xd.modules.ModuleType;
+import io.xd.modules.Processor;
+import io.xd.modules.builtin.LoadGeneratorSource;
+import io.xd.modules.builtin.ThroughputSink;
+import io.xd.modules.internal.ModuleRegistry;
+
+/**
+ * What a processor hop costs on a direct binding: {@code load-generator | <processor> | throughput} through the real
+ * local bus and the real module code, 100-byte payloads, one operation per message. In the same run:
+ * <ul>
+ * <li>{@link #noHop()}: {@code load-generator | throughput}, the floor;</li>
+ * <li>{@link #transformPayload()} and {@link #filterTrue()}: {@code transform --expression=payload} and
+ * {@code filter --expression=true}, beside {@link #lambdaPassHop()}, a hand-written processor that runs a
+ * {@link Predicate} that is always true and passes the message on (the same work);</li>
+ * <li>{@link #transformLength()}: {@code transform --expression=payload.length}, an expression that SpEL compiles,
+ * beside {@link #lambdaLengthHop()}, a hand-written processor computing the same value with a {@link Function}.</li>
+ * </ul>
+ * The cost of a hop is the difference of a variant's time per message from {@code noHop}'s.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch" })
+public class ProcessorHopBenchmark {
+
+	/** Messages per benchmark call; each message counts as one operation. */
+	static final int BATCH = 1000;
+
+	static final int MESSAGE_SIZE = 100;
+
+	private final ModuleRegistry registry = ModuleRegistry.fromClassPath();
+
+	private final List<LocalMessageBus> buses = new ArrayList<>();
+
+	private final List<ThroughputSink> sinks = new ArrayList<>();
+
+	private LoadGeneratorSource source;
+
+	private MessageChannel noHop;
+
+	private MessageChannel transformPayload;
+
+	private MessageChannel filterTrue;
+
+	private MessageChannel lambdaPass;
+
+	private MessageChannel transformLength;
+
+	private MessageChannel lambdaLength;
+
+	@Setup(Level.Trial)
+	public void setUp() {
+		this.source = (LoadGeneratorSource) module(ModuleType.SOURCE, "load-generator", 0,
+				Map.of("messageSize", Integer.toString(MESSAGE_SIZE)));
+		this.noHop = chain("nohop", null);
+		this.transformPayload = chain("transform", module(ModuleType.PROCESSOR, "transform", 1,
+				Map.of("expression", "payload")));
+		this.filterTrue = chain("filter", module(ModuleType.PROCESSOR, "filter", 1,
+				Map.of("expression", "true")));
+		Predicate<Message<?>> always = message -> true;
+		this.lambdaPass = chain("lambdapass", new LambdaProcessor(message -> always.test(message) ? message : null));
+		this.transformLength = chain("length", module(ModuleType.PROCESSOR, "transform", 1,
+				Map.of("expression", "payload.length")));
+		Function<Object, Object> length = payload -> ((byte[]) payload).length;
+		this.lambdaLength = chain("lambdalength", new LambdaProcessor(
+				message -> new GenericMessage<>(length.apply(message.getPayload()), message.getHeaders())));
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.buses.forEach(LocalMessageBus::close);
+		this.sinks.forEach(ThroughputSink::stop);
+		// each benchmark method drives one of the chains
+		if (this.sinks.stream().allMatch(sink -> sink.totals().messages() == 0)) {
+			throw new IllegalStateException("No sink counted anything: the benchmark measured nothing");
+		}
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public long noHop() {
+		return this.source.produce(this.noHop, BATCH, 0);
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public long transformPayload() {
+		return this.source.produce(this.transformPayload, BATCH, 0);
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public long filterTrue() {
+		return this.source.produce(this.filterTrue, BATCH, 0);
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public long lambdaPassHop() {
+		return this.source.produce(this.lambdaPass, BATCH, 0);
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public long transformLength() {
+		return this.source.produce(this.transformLength, BATCH, 0);
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
+	public long lambdaLengthHop() {
+		return this.source.produce(this.lambdaLength, BATCH, 0);
+	}
+
+	/**
+	 * Binds {@code source [| processor] | throughput} on a bus of its own, as a container binds co-located modules,
+	 * and returns the source's output channel.
+	 */
+	private MessageChannel chain(String stream, Module module) {
+		Processor processor = (Processor) module;
+		LocalMessageBus bus = new LocalMessageBus();
+		this.buses.add(bus);
+		ThroughputSink sink = (ThroughputSink) module(ModuleType.SINK, "throughput", 2,
+				Map.of("reportEveryMs", "0"));
+		sink.start();
+		this.sinks.add(sink);
+		String first = ChannelNames.pipe(stream, 0);
+		if (processor == null) {
+			bus.bindConsumer(first, sink, BindingProperties.NONE);
+		}
+		else {
+			String second = ChannelNames.pipe(stream, 1);
+			bus.bindConsumer(second, sink, BindingProperties.NONE);
+			processor.start(bus
+				.bindProducer(second, ChannelNames.streamTap(stream, "processor", 1), BindingProperties.NONE)
+				.channel());
+			bus.bindConsumer(first, processor, BindingProperties.NONE);
+		}
+		return bus.bindProducer(first, ChannelNames.streamTap(stream, "load-generator", 0), BindingProperties.NONE)
+			.channel();
+	}
+
+	private Module module(ModuleType type, String name, int index, Map<String, String> options) {
+		return DirectBindingBenchmark.create(this.registry, type, name, index, options);
+	}
+
+	/** A processor written by hand: applies a function and sends the result on, or drops the message on null. */
+	private static final class LambdaProcessor implements Processor {
+
+		private final Function<Message<?>, Message<?>> function;
+
+		private MessageChannel output;
+
+		LambdaProcessor(Function<Message<?>, Message<?>> function) {
+			this.function = function;
+		}
+
+		@Override
+		public void start(MessageChannel output) {
+			this.output = output;
+		}
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			Message<?> result = this.function.apply(message);
+			if (result != null) {
+				this.output.send(result);
+			}
+		}
+	}
+}
