@@ -62,6 +62,9 @@ public final class ModuleMeters {
 
 	private final boolean source;
 
+	/** The latency gauges' object, or {@code null} for a module that does not measure latency. */
+	private LatestLatency latency;
+
 	private long lastCount;
 
 	private long lastNanos = System.nanoTime();
@@ -101,7 +104,9 @@ public final class ModuleMeters {
 		if (!(module instanceof EndToEndLatency measuring) || measuring.endToEndLatency() == null) {
 			return;
 		}
+		// Micrometer's gauges hold their object weakly: this instance keeps it for as long as the module runs
 		LatestLatency latest = new LatestLatency(measuring);
+		this.latency = latest;
 		Tags tags = tags(deployment);
 		quantile(latest, tags, "0.5", EndToEndLatency.Percentiles::p50Nanos);
 		quantile(latest, tags, "0.95", EndToEndLatency.Percentiles::p95Nanos);
