@@ -75,9 +75,9 @@ final class Suites {
 					+ "throughput --latency=true; each message carries the time it was due, so a stall counts in full "
 					+ "(no coordinated omission).")
 			.note("Achieved: messages delivered from the source's first message to the sink's last (module meters). "
-					+ "Latencies in microseconds, from the throughput sink's HdrHistogram (its summary; the sink has no "
-					+ "meter for them). local: direct binding in one JVM; kafka: a 1-partition topic on the local "
-					+ "broker, default producer settings (linger.ms=0).")
+					+ "Latencies in microseconds, from the throughput sink's HdrHistogram over every message (its "
+					+ "xd.module.latency meter). local: direct binding in one JVM; kafka: a 1-partition topic on the "
+					+ "local broker, default producer settings (linger.ms=0).")
 			.columns("transport", "rate (msg/s)", "achieved msg/s", "p50 us", "p95 us", "p99 us", "p99.9 us", "max us");
 		SuiteJson.Chart chart = json.chart("p99 latency by rate", "line", "rate (msg/s)", "p99 (us)", true);
 		for (String transport : List.of("local", "kafka")) {
