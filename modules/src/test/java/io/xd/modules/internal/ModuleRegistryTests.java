@@ -14,8 +14,10 @@ class ModuleRegistryTests {
 	@Test
 	void findsTheBuiltInModulesByTypeAndName() {
 		assertThat(this.registry.all()).extracting(ModuleMetadata::qualifiedName)
-			.containsExactly("source:load-generator", "source:time", "processor:bridge", "sink:log",
+			.containsSubsequence("source:load-generator", "source:time", "processor:bridge", "sink:log",
 					"sink:throughput");
+		assertThat(this.registry.all()).extracting(ModuleMetadata::qualifiedName)
+			.containsSubsequence("source:http");
 		assertThat(this.registry.find(ModuleType.SINK, "throughput")).isPresent();
 		assertThat(this.registry.find(ModuleType.SOURCE, "throughput")).isEmpty();
 		assertThat(this.registry.findByName("log")).extracting(ModuleMetadata::type).containsExactly(ModuleType.SINK);
