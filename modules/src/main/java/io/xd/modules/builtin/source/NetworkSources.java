@@ -8,6 +8,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageDeliveryException;
 import org.springframework.messaging.support.MessageBuilder;
 
 import io.xd.modules.ModuleContext;
@@ -60,6 +62,16 @@ final class NetworkSources {
 
 	static <T> Message<T> message(T payload, InetSocketAddress peer) {
 		return received(payload, peer).build();
+	}
+
+	/**
+	 * Sends downstream; a refusal ({@code send} returning false) becomes an exception, so that the caller reports
+	 * it rather than losing the message silently.
+	 */
+	static void send(MessageChannel output, Message<?> message) {
+		if (!output.send(message)) {
+			throw new MessageDeliveryException(message, "the stream did not accept the message");
+		}
 	}
 
 	/** {@code 127.0.0.1:54321}, for log lines. */

@@ -54,5 +54,9 @@ final class NetworkTesting {
 				return new ArrayList<>(this.messages);
 			}
 		}
+
+		List<Object> awaitPayloads(int count) {
+			return awaitCount(count).stream().map(message -> (Object) message.getPayload()).toList();
+		}
 	}
 }
