@@ -22,11 +22,9 @@ import org.springframework.util.InvalidMimeTypeException;
 import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
 
-import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 
@@ -88,7 +86,7 @@ public final class HttpSource implements Source {
 	@Override
 	public void start(MessageChannel output) {
 		this.output = output;
-		InetSocketAddress address = NetworkSources.bindAddress(this.context, PORT);
+		InetSocketAddress address = NetworkSources.bindAddress(this.context);
 		try {
 			this.server = HttpServer.create(address, 0);
 		}
@@ -261,16 +259,10 @@ public final class HttpSource implements Source {
 	}
 
 	/** Declares and creates the {@code http} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractSourceProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new HttpSource(context);
+		public Provider() {
+			super(METADATA, HttpSource::new);
 		}
 	}
 }

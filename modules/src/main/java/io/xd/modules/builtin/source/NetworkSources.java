@@ -29,6 +29,9 @@ final class NetworkSources {
 		.withRule(NetworkSources::isResolvable, "be an IP address or a resolvable host name")
 		.withDescription("the local address to listen on; 0.0.0.0 listens on every interface");
 
+	/** Reads the {@code port} option of whichever source, whatever its default. */
+	private static final ModuleOption<Integer> ANY_PORT = ModuleOption.ofInt("port");
+
 	private NetworkSources() {
 	}
 
@@ -40,8 +43,9 @@ final class NetworkSources {
 			.withDescription("the port to listen on");
 	}
 
-	static InetSocketAddress bindAddress(ModuleContext context, ModuleOption<Integer> port) {
-		return new InetSocketAddress(context.options().get(ADDRESS), context.options().get(port));
+	/** The {@code address} and {@code port} to bind to; every network source declares both options. */
+	static InetSocketAddress bindAddress(ModuleContext context) {
+		return new InetSocketAddress(context.options().get(ADDRESS), context.options().get(ANY_PORT));
 	}
 
 	/** The exception {@code start} throws when the socket cannot be bound: it names the module and the port. */

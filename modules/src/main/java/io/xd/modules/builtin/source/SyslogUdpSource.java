@@ -14,10 +14,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 
@@ -50,7 +48,7 @@ public final class SyslogUdpSource implements Source {
 
 	@Override
 	public void start(MessageChannel output) {
-		InetSocketAddress address = NetworkSources.bindAddress(this.context, SyslogSources.PORT);
+		InetSocketAddress address = NetworkSources.bindAddress(this.context);
 		try {
 			this.socket = new DatagramSocket(address);
 		}
@@ -112,16 +110,10 @@ public final class SyslogUdpSource implements Source {
 	}
 
 	/** Declares and creates the {@code syslog-udp} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractSourceProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new SyslogUdpSource(context);
+		public Provider() {
+			super(METADATA, SyslogUdpSource::new);
 		}
 	}
 }

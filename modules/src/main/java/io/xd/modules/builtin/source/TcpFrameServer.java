@@ -167,9 +167,10 @@ final class TcpFrameServer {
 		}
 		String reason = String.valueOf(ex.getMessage());
 		if (reason.contains("max message length")) {
+			// the deserializer's own sentence names its internal limit, which differs from bufferSize
 			logger.error("Stream '{}': {} source closed the connection from {}: a frame is larger than bufferSize, "
-					+ "{} bytes ({})", this.context.streamName(), this.module, NetworkSources.describe(peer),
-					this.maxFrameSize, reason);
+					+ "{} bytes", this.context.streamName(), this.module, NetworkSources.describe(peer),
+					this.maxFrameSize);
 		}
 		else {
 			logger.error("Stream '{}': {} source closed the connection from {}: could not read a frame ({})",

@@ -1,17 +1,18 @@
 package io.xd.modules.builtin.source;
 
+import java.net.InetSocketAddress;
 import java.nio.charset.Charset;
 import java.util.List;
+import java.util.function.BiFunction;
 
 import org.springframework.core.serializer.Deserializer;
 import org.springframework.integration.ip.tcp.serializer.TcpCodecs;
+import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 
@@ -52,24 +53,47 @@ public final class TcpSource implements Source {
 
 	private final ModuleContext context;
 
-	private final Charset charset;
+	private final String module;
+
+	private final Deserializer<byte[]> deserializer;
 
 	private final int bufferSize;
+
+	private final int socketTimeout;
+
+	private final BiFunction<byte[], InetSocketAddress, Message<?>> toMessage;
 
 	private TcpFrameServer server;
 
 	TcpSource(ModuleContext context) {
+		this(context, "tcp", deserializer(context.options().get(DECODER), context.options().get(BUFFER_SIZE)),
+				context.options().get(BUFFER_SIZE), context.options().get(SOCKET_TIMEOUT),
+				text(Charset.forName(context.options().get(CHARSET))));
+	}
+
+	/**
+	 * A TCP source of another name, framing and payload ({@code syslog-tcp}). The context's options must include a
+	 * {@code port} and the {@code address}.
+	 */
+	TcpSource(ModuleContext context, String module, Deserializer<byte[]> deserializer, int bufferSize,
+			int socketTimeout, BiFunction<byte[], InetSocketAddress, Message<?>> toMessage) {
 		this.context = context;
-		this.charset = Charset.forName(context.options().get(CHARSET));
-		this.bufferSize = context.options().get(BUFFER_SIZE);
+		this.module = module;
+		this.deserializer = deserializer;
+		this.bufferSize = bufferSize;
+		this.socketTimeout = socketTimeout;
+		this.toMessage = toMessage;
+	}
+
+	private static BiFunction<byte[], InetSocketAddress, Message<?>> text(Charset charset) {
+		return (frame, peer) -> NetworkSources.message(new String(frame, charset), peer);
 	}
 
 	@Override
 	public void start(MessageChannel output) {
-		this.server = new TcpFrameServer(this.context, "tcp", deserializer(this.context.options().get(DECODER),
-				this.bufferSize), this.bufferSize, this.context.options().get(SOCKET_TIMEOUT),
-				(frame, peer) -> NetworkSources.send(output, NetworkSources.message(new String(frame, this.charset), peer)));
-		this.server.start(NetworkSources.bindAddress(this.context, PORT));
+		this.server = new TcpFrameServer(this.context, this.module, this.deserializer, this.bufferSize,
+				this.socketTimeout, (frame, peer) -> NetworkSources.send(output, this.toMessage.apply(frame, peer)));
+		this.server.start(NetworkSources.bindAddress(this.context));
 	}
 
 	/** The port the source listens on (the chosen one when {@code port} was 0), or -1 before start. */
@@ -100,16 +124,10 @@ public final class TcpSource implements Source {
 	}
 
 	/** Declares and creates the {@code tcp} source. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractSourceProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new TcpSource(context);
+		public Provider() {
+			super(METADATA, TcpSource::new);
 		}
 	}
 }

@@ -60,7 +60,7 @@ class SyslogSourceTests {
 	@Test
 	void tcpParsesLinesOfBothRfcsAndKeepsAnUnparseableLineRaw() throws IOException {
 		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
-		SyslogTcpSource tcp = NetworkTesting.create(new SyslogTcpSource.Provider(), Map.of("port", "0"));
+		TcpSource tcp = NetworkTesting.create(new SyslogTcpSource.Provider(), Map.of("port", "0"));
 		this.source = tcp;
 		tcp.start(output);
 
@@ -117,7 +117,7 @@ class SyslogSourceTests {
 	@Test
 	void tcpStartFailsNamingThePortWhenItIsInUse() throws IOException {
 		try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			SyslogTcpSource tcp = NetworkTesting.create(new SyslogTcpSource.Provider(),
+			TcpSource tcp = NetworkTesting.create(new SyslogTcpSource.Provider(),
 					Map.of("port", String.valueOf(taken.getLocalPort())));
 
 			assertThatIllegalStateException().isThrownBy(() -> tcp.start(new NetworkTesting.Collecting()))
