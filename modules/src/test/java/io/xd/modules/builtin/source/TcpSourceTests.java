@@ -4,12 +4,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -21,9 +26,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 class TcpSourceTests {
 
@@ -111,6 +118,47 @@ class TcpSourceTests {
 		try (Socket next = connect()) {
 			next.getOutputStream().write(encode(decoder, "again"));
 			assertThat(output.awaitCount(2).get(1).getPayload()).isEqualTo("again");
+		}
+	}
+
+	@Test
+	void aBlockedStreamStopsTheReadingSoTheClientWaits() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger received = new AtomicInteger();
+		MessageChannel blocking = (message, timeout) -> {
+			received.incrementAndGet();
+			try {
+				return release.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		};
+		this.source = NetworkTesting.create(new TcpSource.Provider(), Map.of("port", "0", "decoder", "LF"));
+		this.source.start(blocking);
+		int lines = 100_000;
+		byte[] line = (("x".repeat(499)) + "\n").getBytes(StandardCharsets.UTF_8);
+		try (Socket socket = connect()) {
+			CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+				try {
+					OutputStream out = socket.getOutputStream();
+					for (int i = 0; i < lines; i++) {
+						out.write(line);
+					}
+					out.flush();
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+			});
+			Thread.sleep(1000);
+			assertThat(writing).as("50 MB cannot all be buffered while the stream blocks").isNotDone();
+			assertThat(received.get()).isEqualTo(1);
+
+			release.countDown();
+			writing.get(30, TimeUnit.SECONDS);
+			await().atMost(30, TimeUnit.SECONDS).until(() -> received.get() == lines);
 		}
 	}
 
