@@ -16,6 +16,8 @@ class ModuleRegistryTests {
 		assertThat(this.registry.all()).extracting(ModuleMetadata::qualifiedName)
 			.containsSubsequence("source:load-generator", "source:time", "processor:bridge", "sink:log",
 					"sink:throughput");
+		assertThat(this.registry.all()).extracting(ModuleMetadata::qualifiedName)
+			.containsSubsequence("source:http", "source:syslog-tcp", "source:syslog-udp", "source:tcp");
 		assertThat(this.registry.find(ModuleType.SINK, "throughput")).isPresent();
 		assertThat(this.registry.find(ModuleType.SOURCE, "throughput")).isEmpty();
 		assertThat(this.registry.findByName("log")).extracting(ModuleMetadata::type).containsExactly(ModuleType.SINK);

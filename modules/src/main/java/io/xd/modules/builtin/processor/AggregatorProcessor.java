@@ -19,11 +19,10 @@ import org.springframework.messaging.MessageHandlingException;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.messaging.support.GenericMessage;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.expression.SafeExpression;
@@ -211,16 +210,10 @@ public final class AggregatorProcessor implements Processor {
 	}
 
 	/** Declares and creates the {@code aggregator} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new AggregatorProcessor(context);
+		public Provider() {
+			super(METADATA, AggregatorProcessor::new);
 		}
 	}
 }

@@ -9,11 +9,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.expression.SafeExpression;
@@ -75,16 +74,10 @@ public final class FilterProcessor implements Processor {
 	}
 
 	/** Declares and creates the {@code filter} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new FilterProcessor(context);
+		public Provider() {
+			super(METADATA, FilterProcessor::new);
 		}
 	}
 }

@@ -12,11 +12,10 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.MessageBuilder;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.expression.SafeExpression;
@@ -123,16 +122,10 @@ public final class HeaderEnricherProcessor implements Processor {
 	}
 
 	/** Declares and creates the {@code header-enricher} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new HeaderEnricherProcessor(context);
+		public Provider() {
+			super(METADATA, HeaderEnricherProcessor::new);
 		}
 	}
 }

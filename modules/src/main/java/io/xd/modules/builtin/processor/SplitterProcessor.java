@@ -9,11 +9,10 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.messaging.support.GenericMessage;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.expression.SafeExpression;
@@ -87,16 +86,10 @@ public final class SplitterProcessor implements Processor {
 	}
 
 	/** Declares and creates the {@code splitter} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new SplitterProcessor(context);
+		public Provider() {
+			super(METADATA, SplitterProcessor::new);
 		}
 	}
 }

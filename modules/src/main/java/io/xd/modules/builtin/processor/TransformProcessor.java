@@ -7,11 +7,10 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandlingException;
 import org.springframework.messaging.support.GenericMessage;
 
-import io.xd.modules.Module;
+import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.expression.SafeExpression;
@@ -61,16 +60,10 @@ public final class TransformProcessor implements Processor {
 	}
 
 	/** Declares and creates the {@code transform} processor. */
-	public static final class Provider implements ModuleProvider {
+	public static final class Provider extends AbstractModuleProvider {
 
-		@Override
-		public ModuleMetadata metadata() {
-			return METADATA;
-		}
-
-		@Override
-		public Module create(ModuleContext context) {
-			return new TransformProcessor(context);
+		public Provider() {
+			super(METADATA, TransformProcessor::new);
 		}
 	}
 }
