@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -17,28 +18,43 @@ import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleProvider;
 
+import static org.awaitility.Awaitility.await;
+
 /** Test helpers: create a built-in module the way the runtime does, and capture what modules send and log. */
-final class Modules {
+public final class Modules {
 
 	private Modules() {
 	}
 
 	@SuppressWarnings("unchecked")
-	static <M extends Module> M create(ModuleProvider provider, Map<String, String> options) {
+	public static <M extends Module> M create(ModuleProvider provider, Map<String, String> options) {
 		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0,
 				provider.metadata().resolve(options));
 		return (M) provider.create(context);
 	}
 
 	/** A channel that keeps what it is sent, from any thread. */
-	static final class Collecting implements MessageChannel {
+	public static final class Collecting implements MessageChannel {
 
-		final List<Message<?>> messages = Collections.synchronizedList(new ArrayList<>());
+		public final List<Message<?>> messages = Collections.synchronizedList(new ArrayList<>());
 
 		@Override
 		public boolean send(Message<?> message, long timeout) {
 			this.messages.add(message);
 			return true;
+		}
+
+		/** Waits up to 10 s until {@code count} messages have arrived; returns a copy of what has. */
+		public List<Message<?>> awaitCount(int count) {
+			await().atMost(10, TimeUnit.SECONDS).until(() -> this.messages.size() >= count);
+			synchronized (this.messages) {
+				return new ArrayList<>(this.messages);
+			}
+		}
+
+		/** The payloads of {@link #awaitCount}. */
+		public List<Object> awaitPayloads(int count) {
+			return awaitCount(count).stream().map(message -> (Object) message.getPayload()).toList();
 		}
 	}
 

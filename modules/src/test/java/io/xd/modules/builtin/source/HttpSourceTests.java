@@ -25,6 +25,8 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageDeliveryException;
 import org.springframework.messaging.MessageHeaders;
 
+import io.xd.modules.builtin.Modules;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
@@ -41,7 +43,7 @@ class HttpSourceTests {
 	}
 
 	private HttpSource start(MessageChannel output, Map<String, String> options) {
-		HttpSource source = NetworkTesting.create(new HttpSource.Provider(), options);
+		HttpSource source = Modules.create(new HttpSource.Provider(), options);
 		source.start(output);
 		this.started.add(source);
 		return source;
@@ -61,7 +63,7 @@ class HttpSourceTests {
 
 	@Test
 	void acceptsTextAsStringWithContentTypeAndPeerHeaders() throws Exception {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
+		Modules.Collecting output = new Modules.Collecting();
 		HttpSource source = start(output, Map.of("port", "0"));
 
 		HttpResponse<String> response = post(source, "/", "text/plain; charset=ISO-8859-1",
@@ -79,7 +81,7 @@ class HttpSourceTests {
 
 	@Test
 	void acceptsJsonAsTextAndOtherTypesAsBytes() throws Exception {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
+		Modules.Collecting output = new Modules.Collecting();
 		HttpSource source = start(output, Map.of("port", "0", "path", "/in"));
 
 		assertThat(post(source, "/in", "application/json", "{\"a\":1}".getBytes(StandardCharsets.UTF_8)).statusCode())
@@ -94,7 +96,7 @@ class HttpSourceTests {
 
 	@Test
 	void answers404ForOtherPathsAnd405ForOtherMethods() throws Exception {
-		HttpSource source = start(new NetworkTesting.Collecting(), Map.of("port", "0", "path", "/in"));
+		HttpSource source = start(new Modules.Collecting(), Map.of("port", "0", "path", "/in"));
 
 		assertThat(post(source, "/elsewhere", "text/plain", new byte[] { 'x' }).statusCode()).isEqualTo(404);
 		HttpResponse<String> get = this.client.send(
@@ -105,7 +107,7 @@ class HttpSourceTests {
 
 	@Test
 	void answers413ForABodyOverMaxContentLength() throws Exception {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
+		Modules.Collecting output = new Modules.Collecting();
 		HttpSource source = start(output, Map.of("port", "0", "maxContentLength", "10"));
 
 		HttpResponse<String> response = post(source, "/", "text/plain", new byte[11]);
@@ -118,7 +120,7 @@ class HttpSourceTests {
 
 	@Test
 	void answers415ForMultipartAndUnknownCharsets() throws Exception {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
+		Modules.Collecting output = new Modules.Collecting();
 		HttpSource source = start(output, Map.of("port", "0"));
 
 		HttpResponse<String> multipart = post(source, "/", "multipart/form-data; boundary=x", new byte[] { 'x' });
@@ -178,10 +180,10 @@ class HttpSourceTests {
 	@Test
 	void startFailsNamingThePortWhenItIsInUse() throws IOException {
 		try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-			HttpSource source = NetworkTesting.create(new HttpSource.Provider(),
+			HttpSource source = Modules.create(new HttpSource.Provider(),
 					Map.of("port", String.valueOf(taken.getLocalPort())));
 
-			assertThatIllegalStateException().isThrownBy(() -> source.start(new NetworkTesting.Collecting()))
+			assertThatIllegalStateException().isThrownBy(() -> source.start(new Modules.Collecting()))
 				.withMessageContaining("port " + taken.getLocalPort())
 				.withMessageContaining("http source of stream 'teststream'");
 		}

@@ -18,6 +18,7 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
 
 import io.xd.modules.Module;
+import io.xd.modules.builtin.Modules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -41,8 +42,8 @@ class SyslogSourceTests {
 
 	@Test
 	void udpParsesBothRfcsAndKeepsAnUnparseableLineRaw() throws IOException {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
-		SyslogUdpSource udp = NetworkTesting.create(new SyslogUdpSource.Provider(), Map.of("port", "0"));
+		Modules.Collecting output = new Modules.Collecting();
+		SyslogUdpSource udp = Modules.create(new SyslogUdpSource.Provider(), Map.of("port", "0"));
 		this.source = udp;
 		udp.start(output);
 
@@ -59,8 +60,8 @@ class SyslogSourceTests {
 
 	@Test
 	void tcpParsesLinesOfBothRfcsAndKeepsAnUnparseableLineRaw() throws IOException {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
-		TcpSource tcp = NetworkTesting.create(new SyslogTcpSource.Provider(), Map.of("port", "0"));
+		Modules.Collecting output = new Modules.Collecting();
+		TcpSource tcp = Modules.create(new SyslogTcpSource.Provider(), Map.of("port", "0"));
 		this.source = tcp;
 		tcp.start(output);
 
@@ -105,10 +106,10 @@ class SyslogSourceTests {
 	@Test
 	void udpStartFailsNamingThePortWhenItIsInUse() throws IOException {
 		try (DatagramSocket taken = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-			SyslogUdpSource udp = NetworkTesting.create(new SyslogUdpSource.Provider(),
+			SyslogUdpSource udp = Modules.create(new SyslogUdpSource.Provider(),
 					Map.of("port", String.valueOf(taken.getLocalPort())));
 
-			assertThatIllegalStateException().isThrownBy(() -> udp.start(new NetworkTesting.Collecting()))
+			assertThatIllegalStateException().isThrownBy(() -> udp.start(new Modules.Collecting()))
 				.withMessageContaining("port " + taken.getLocalPort())
 				.withMessageContaining("syslog-udp source of stream 'teststream'");
 		}
@@ -117,10 +118,10 @@ class SyslogSourceTests {
 	@Test
 	void tcpStartFailsNamingThePortWhenItIsInUse() throws IOException {
 		try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			TcpSource tcp = NetworkTesting.create(new SyslogTcpSource.Provider(),
+			TcpSource tcp = Modules.create(new SyslogTcpSource.Provider(),
 					Map.of("port", String.valueOf(taken.getLocalPort())));
 
-			assertThatIllegalStateException().isThrownBy(() -> tcp.start(new NetworkTesting.Collecting()))
+			assertThatIllegalStateException().isThrownBy(() -> tcp.start(new Modules.Collecting()))
 				.withMessageContaining("port " + taken.getLocalPort())
 				.withMessageContaining("syslog-tcp source of stream 'teststream'");
 		}

@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
+import io.xd.modules.builtin.Modules;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
@@ -43,9 +45,9 @@ class TcpSourceTests {
 		}
 	}
 
-	private NetworkTesting.Collecting start(Map<String, String> options) {
-		NetworkTesting.Collecting output = new NetworkTesting.Collecting();
-		this.source = NetworkTesting.create(new TcpSource.Provider(), options);
+	private Modules.Collecting start(Map<String, String> options) {
+		Modules.Collecting output = new Modules.Collecting();
+		this.source = Modules.create(new TcpSource.Provider(), options);
 		this.source.start(output);
 		return output;
 	}
@@ -57,7 +59,7 @@ class TcpSourceTests {
 	@ParameterizedTest
 	@CsvSource({ "CRLF", "LF", "NULL", "STXETX", "L1", "L2", "L4" })
 	void decodesTwoFramesWithEachDecoder(String decoder) throws IOException {
-		NetworkTesting.Collecting output = start(Map.of("port", "0", "decoder", decoder));
+		Modules.Collecting output = start(Map.of("port", "0", "decoder", decoder));
 
 		try (Socket socket = connect(); OutputStream out = socket.getOutputStream()) {
 			out.write(encode(decoder, "hello"));
@@ -69,7 +71,7 @@ class TcpSourceTests {
 
 	@Test
 	void rawTakesTheWholeConnectionAsOneFrame() throws IOException {
-		NetworkTesting.Collecting output = start(Map.of("port", "0", "decoder", "RAW"));
+		Modules.Collecting output = start(Map.of("port", "0", "decoder", "RAW"));
 
 		try (Socket socket = connect()) {
 			socket.getOutputStream().write("all of\r\nit".getBytes(StandardCharsets.UTF_8));
@@ -80,7 +82,7 @@ class TcpSourceTests {
 
 	@Test
 	void messagesCarryPeerIdAndReceiveTime() throws IOException {
-		NetworkTesting.Collecting output = start(Map.of("port", "0"));
+		Modules.Collecting output = start(Map.of("port", "0"));
 
 		try (Socket socket = connect()) {
 			socket.getOutputStream().write("x\r\n".getBytes(StandardCharsets.UTF_8));
@@ -95,7 +97,7 @@ class TcpSourceTests {
 	@ParameterizedTest
 	@CsvSource({ "CRLF", "LF", "NULL", "STXETX", "L4" })
 	void aFrameOverBufferSizeClosesItsConnectionWithAnErrorNamingThePeer(String decoder) throws IOException {
-		NetworkTesting.Collecting output = start(Map.of("port", "0", "decoder", decoder, "bufferSize", "8"));
+		Modules.Collecting output = start(Map.of("port", "0", "decoder", decoder, "bufferSize", "8"));
 		Logger logger = (Logger) LoggerFactory.getLogger(TcpFrameServer.class);
 		ListAppender<ILoggingEvent> log = new ListAppender<>();
 		log.start();
@@ -135,7 +137,7 @@ class TcpSourceTests {
 				return false;
 			}
 		};
-		this.source = NetworkTesting.create(new TcpSource.Provider(), Map.of("port", "0", "decoder", "LF"));
+		this.source = Modules.create(new TcpSource.Provider(), Map.of("port", "0", "decoder", "LF"));
 		this.source.start(blocking);
 		int lines = 100_000;
 		byte[] line = (("x".repeat(499)) + "\n").getBytes(StandardCharsets.UTF_8);
@@ -165,10 +167,10 @@ class TcpSourceTests {
 	@Test
 	void startFailsNamingThePortWhenItIsInUse() throws IOException {
 		try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			TcpSource tcp = NetworkTesting.create(new TcpSource.Provider(),
+			TcpSource tcp = Modules.create(new TcpSource.Provider(),
 					Map.of("port", String.valueOf(taken.getLocalPort())));
 
-			assertThatIllegalStateException().isThrownBy(() -> tcp.start(new NetworkTesting.Collecting()))
+			assertThatIllegalStateException().isThrownBy(() -> tcp.start(new Modules.Collecting()))
 				.withMessageContaining("port " + taken.getLocalPort())
 				.withMessageContaining("tcp source of stream 'teststream'");
 		}
