@@ -142,6 +142,8 @@ class ModuleRunnerTests {
 		var tapping = this.bus.bindPubSubConsumer(tap, "tapper", message -> onTap.add(message.getPayload()),
 				BindingProperties.NONE);
 		emitter.emit("tapped");
+		// a tap group's queue is drained by its own thread: unbinding before it took the message would drop it
+		org.awaitility.Awaitility.await().until(() -> onTap.size() == 1);
 		tapping.unbind();
 		emitter.emit("untapped again");
 
