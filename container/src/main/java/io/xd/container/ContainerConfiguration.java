@@ -72,7 +72,7 @@ public class ContainerConfiguration {
 				properties.getIp().isBlank() ? local.getHostAddress() : properties.getIp(),
 				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
 				properties.getAttributes());
-		return new ContainerServer(client, attributes, new ModuleRunner(registry, bus, meters), rateInterval);
+		return new ContainerServer(client, attributes, new ModuleRunner(registry, bus, meters, dataDirectory), rateInterval);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.xd.container;
 
+import java.nio.file.Path;
 import java.util.Objects;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,15 +45,22 @@ public final class ModuleRunner {
 
 	private final MeterRegistry meterRegistry;
 
-	/** A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}. */
+	private final Path dataDirectory;
+
+	/**
+	 * A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}, in XD's default
+	 * data directory.
+	 */
 	public ModuleRunner(ModuleRegistry registry, MessageBus bus) {
-		this(registry, bus, new SimpleMeterRegistry());
+		this(registry, bus, new SimpleMeterRegistry(), ModuleContext.defaultDataDirectory());
 	}
 
-	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry) {
+	/** A runner whose modules' meters go to {@code meterRegistry} and whose modules keep files in the data directory. */
+	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.bus = Objects.requireNonNull(bus, "bus");
 		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+		this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
 	}
 
 	/**
@@ -67,7 +75,7 @@ public final class ModuleRunner {
 					"Could not find module with name '" + deployment.name() + "' and type '" + type + "'"));
 		ModuleOptions options = provider.metadata().resolve(deployment.options());
 		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
-				options));
+				options, this.dataDirectory));
 		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment));
 		running.meters.meterLatency(module, deployment);
 		try {

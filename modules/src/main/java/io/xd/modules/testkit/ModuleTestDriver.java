@@ -1,5 +1,9 @@
 package io.xd.modules.testkit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,9 +70,24 @@ public final class ModuleTestDriver implements AutoCloseable {
 	 * @throws ModuleOptionException when the options are not acceptable, with the message {@code stream create} gives
 	 */
 	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options) {
+		Path dataDirectory;
+		try {
+			dataDirectory = Files.createTempDirectory("xd-module-test");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot create a data directory for the module", ex);
+		}
+		return of(provider, options, dataDirectory);
+	}
+
+	/**
+	 * As {@link #of(ModuleProvider, Map)}, with the data directory the module sees in its {@link ModuleContext}
+	 * ({@code of} without it gives a new temporary directory).
+	 */
+	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory) {
 		Objects.requireNonNull(provider, "provider");
 		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0,
-				provider.metadata().resolve(options));
+				provider.metadata().resolve(options), dataDirectory);
 		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context));
 		driver.start();
 		return driver;
