@@ -135,7 +135,7 @@ class ModuleLibraryIntegrationTests {
 
 			await().atMost(Duration.ofSeconds(20)).until(() -> payloads(postgres).size() >= 3);
 			assertThat(payloads(postgres)).containsExactly("one", "two", "three");
-			assertThat(ShellRun.withInput(node.baseUri(), "stream destroy rows\n").exitStatus()).isZero();
+			assertThat(ShellRun.withInput(node, "stream destroy rows\n").exitStatus()).isZero();
 		}
 	}
 
@@ -152,14 +152,14 @@ class ModuleLibraryIntegrationTests {
 			.until(() -> Files.exists(file) && Files.readAllLines(file, StandardCharsets.UTF_8).size() >= 2);
 		assertThat(Files.readAllLines(file, StandardCharsets.UTF_8))
 			.allSatisfy(line -> assertThat(line).matches("\\d\\d:\\d\\d:\\d\\dZ"));
-		ShellRun runtime = ShellRun.withInput(node.baseUri(), "runtime modules\n");
+		ShellRun runtime = ShellRun.withInput(node, "runtime modules\n");
 		assertThat(runtime.output()).contains("tick.source.time.1", "tick.processor.transform.1", "tick.sink.log.1",
 				"posted.source.http.1", "posted.sink.log.1");
 	}
 
 	@Test
 	void theShellListsEveryModuleOfTheLibraryAndDescribesEachOptionWithItsTypeAndDefault() {
-		ShellRun list = ShellRun.withInput(node.baseUri(), "module list\n");
+		ShellRun list = ShellRun.withInput(node, "module list\n");
 		assertThat(list.exitStatus()).as(list.output()).isZero();
 		assertThat(list.output()).contains("http", "tcp", "syslog-udp", "syslog-tcp", "file", "kafka", "time",
 				"transform", "filter", "splitter", "header-enricher", "aggregator", "json-path", "http-client", "log",
@@ -172,7 +172,7 @@ class ModuleLibraryIntegrationTests {
 			.append(':')
 			.append(module.get("name").asString())
 			.append('\n'));
-		ShellRun info = ShellRun.withInput(node.baseUri(), commands.toString());
+		ShellRun info = ShellRun.withInput(node, commands.toString());
 		assertThat(info.exitStatus()).as(info.output()).isZero();
 		List<String> lines = List.of(info.output().split("\\R"));
 		for (JsonNode module : modules) {
@@ -196,7 +196,7 @@ class ModuleLibraryIntegrationTests {
 	}
 
 	private static void deployWithShell(String name, String definition) {
-		ShellRun shell = ShellRun.withInput(node.baseUri(),
+		ShellRun shell = ShellRun.withInput(node,
 				"stream create " + name + " --definition \"" + definition + "\" --deploy\n");
 		assertThat(shell.exitStatus()).as(shell.output()).isZero();
 		assertThat(shell.output()).contains("Created and deployed new stream '" + name + "'");

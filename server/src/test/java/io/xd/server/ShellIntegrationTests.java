@@ -84,10 +84,10 @@ class ShellIntegrationTests {
 	}
 
 	private static ShellRun shellWithInput(String commands) {
-		return ShellRun.withInput(node.baseUri(), commands);
+		return ShellRun.withInput(node, commands);
 	}
 
 	private static ShellRun shell(String... args) {
-		return ShellRun.withArgs(node.baseUri(), args);
+		return ShellRun.withArgs(node, args);
 	}
 }

@@ -17,17 +17,17 @@ import io.xd.shell.XdShell;
  */
 record ShellRun(int exitStatus, String output) {
 
-	/** Runs {@code commands} (one per line) on the shell's standard input against the admin at {@code uri}. */
-	static ShellRun withInput(String uri, String commands) {
-		return run(new String[] { "--uri", uri }, new ByteArrayInputStream(commands.getBytes(StandardCharsets.UTF_8)));
+	/** Runs {@code commands} (one per line) on the shell's standard input against the admin, as its client is. */
+	static ShellRun withInput(AdminApi admin, String commands) {
+		return run(admin.shellArguments(), new ByteArrayInputStream(commands.getBytes(StandardCharsets.UTF_8)));
 	}
 
-	/** Runs the shell with these arguments after {@code --uri uri}, and nothing on standard input. */
-	static ShellRun withArgs(String uri, String... args) {
-		String[] all = new String[args.length + 2];
-		all[0] = "--uri";
-		all[1] = uri;
-		System.arraycopy(args, 0, all, 2, args.length);
+	/** Runs the shell against the admin, as its client is, with these arguments, and nothing on standard input. */
+	static ShellRun withArgs(AdminApi admin, String... args) {
+		String[] target = admin.shellArguments();
+		String[] all = new String[target.length + args.length];
+		System.arraycopy(target, 0, all, 0, target.length);
+		System.arraycopy(args, 0, all, target.length, args.length);
 		return run(all, new ByteArrayInputStream(new byte[0]));
 	}
 

@@ -50,15 +50,23 @@ import io.xd.modules.Source;
  */
 public final class LoadGeneratorSource implements Source {
 
+	/** At most this many producer threads per module instance: each is a platform thread of the container. */
+	static final int MAX_PRODUCERS = 256;
+
+	/** At most 64 MiB per payload: a payload is allocated per producer, and a bigger one is a memory exhaustion. */
+	static final int MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
+
 	static final ModuleOption<Integer> PRODUCERS = ModuleOption.ofInt("producers")
 		.withDefault(1)
 		.withMin(1)
-		.withDescription("the number of producer threads");
+		.withMax(MAX_PRODUCERS)
+		.withDescription("the number of producer threads, at most " + MAX_PRODUCERS);
 
 	static final ModuleOption<Integer> MESSAGE_SIZE = ModuleOption.ofInt("messageSize")
 		.withDefault(1000)
 		.withMin(0)
-		.withDescription("the size of each payload, in bytes");
+		.withMax(MAX_MESSAGE_SIZE)
+		.withDescription("the size of each payload, in bytes, at most 64 MiB");
 
 	static final ModuleOption<Long> MESSAGE_COUNT = ModuleOption.ofLong("messageCount")
 		.withDefault(100L)
