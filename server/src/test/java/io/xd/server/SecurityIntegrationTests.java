@@ -264,6 +264,7 @@ class SecurityIntegrationTests {
 		refused.put("module.log.producer.bootstrap.servers=evil:9092", "bootstrap.servers");
 		refused.put("module.log.consumer.sasl.jaas.config=x", "sasl.jaas.config");
 		refused.put("module.log.criteria='a'.repeat(100000000)", "criteria");
+		refused.put("module.*.count=100000", "xd.admin.limits.maxInstances");
 		refused.forEach((properties, named) -> {
 			Response response = admin.postForm("/streams/deployments/reach", Map.of("properties", properties));
 			assertThat(response.status()).as(properties).isEqualTo(400);
@@ -272,6 +273,9 @@ class SecurityIntegrationTests {
 		Response producers = admin.createStream("many", "load-generator --producers=100000 | throughput", false);
 		assertThat(producers.status()).isEqualTo(400);
 		assertThat(producers.body()).contains("producers");
+		Response tooLong = admin.createStream("x".repeat(101), "time | log", false);
+		assertThat(tooLong.status()).isEqualTo(400);
+		assertThat(tooLong.body()).contains("xd.admin.limits.maxNameLength");
 		assertThat(admin.delete("/streams/definitions/reach").status()).isEqualTo(200);
 	}
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,7 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.session.DisableEncodeUrlFilter;
 
 /**
@@ -73,6 +75,16 @@ public class XdSecurityConfiguration {
 				.jwt(jwt -> jwt.jwtAuthenticationConverter(rolesFromClaim(properties.getRolesClaim()))));
 		}
 		return http.build();
+	}
+
+	/**
+	 * A request Spring Security's firewall refuses (an encoded slash or dot segment in the path, a control character, a
+	 * header it will not pass) is a 400 in the API's error format.
+	 */
+	@Bean
+	public RequestRejectedHandler jsonRequestRejectedHandler() {
+		return (request, response, ex) -> JsonErrors.write(response, HttpServletResponse.SC_BAD_REQUEST,
+				"RequestRejected", ex.getMessage());
 	}
 
 	@Bean
