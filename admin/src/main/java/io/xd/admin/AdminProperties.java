@@ -23,7 +23,7 @@ public class AdminProperties {
 	 * admin that starts before the containers re-register (a restart), without delaying failover much: a dead
 	 * container's node disappears only after its ZooKeeper session times out.
 	 */
-	private Duration departureGracePeriod = Duration.ofSeconds(5);
+	private Duration departureGracePeriod = Duration.ofSeconds(2);
 
 	/** Caps on what one stream may ask for. */
 	private final Limits limits = new Limits();

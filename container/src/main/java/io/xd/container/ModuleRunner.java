@@ -2,6 +2,7 @@ package io.xd.container;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -69,13 +70,23 @@ public final class ModuleRunner {
 	 * @throws RuntimeException what the bus or the module threw while binding or starting; nothing stays bound
 	 */
 	public RunningModule deploy(ModuleDeployment deployment) {
+		return deploy(deployment, cause -> logger.error("Module {} failed", deployment.moduleId(), cause));
+	}
+
+	/**
+	 * Creates, starts and binds the module; {@code onFailure} hears of it when the module reports later that it can
+	 * no longer work ({@link ModuleContext#fail(Throwable)}, or a death of one of its threads).
+	 * @throws IllegalArgumentException when the module is unknown here or its options are invalid
+	 * @throws RuntimeException what the bus or the module threw while binding or starting; nothing stays bound
+	 */
+	public RunningModule deploy(ModuleDeployment deployment, Consumer<Throwable> onFailure) {
 		ModuleType type = ModuleType.fromLabel(deployment.type());
 		ModuleProvider provider = this.registry.find(type, deployment.name())
 			.orElseThrow(() -> new IllegalArgumentException(
 					"Could not find module with name '" + deployment.name() + "' and type '" + type + "'"));
 		ModuleOptions options = provider.metadata().resolve(deployment.options());
 		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
-				options, this.dataDirectory));
+				options, this.dataDirectory, onFailure));
 		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment));
 		running.meters.meterLatency(module, deployment);
 		try {

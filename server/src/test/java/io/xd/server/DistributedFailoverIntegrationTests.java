@@ -36,9 +36,9 @@ import static org.awaitility.Awaitility.await;
 class DistributedFailoverIntegrationTests {
 
 	/** One user that every process of a cluster knows, as servers.yml would configure it. */
-	private static final String USER = "--xd.security.users.tester.password={noop}tester";
+	static final String USER = "--xd.security.users.tester.password={noop}tester";
 
-	private static final String USER_ROLES = "--xd.security.users.tester.roles=VIEW,CREATE,DEPLOY,DESTROY,MANAGE";
+	static final String USER_ROLES = "--xd.security.users.tester.roles=VIEW,CREATE,DEPLOY,DESTROY,MANAGE";
 
 
 	private static final int MESSAGES = 300_000;

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 import io.xd.server.AdminApi.Response;
 import io.xd.server.security.LocalAdministrator;
@@ -158,6 +159,20 @@ class SecurityIntegrationTests {
 		}
 		assertThat(wrong).isEmpty();
 		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
+	}
+
+	@Test
+	void securityInfoTellsWhoTheCallerIsAndItsRoles() {
+		JsonNode creator = as("creator").get("/security/info").json();
+		assertThat(creator.get("authenticated").asBoolean()).isTrue();
+		assertThat(creator.get("username").asString()).isEqualTo("creator");
+		assertThat(creator.get("roles").valueStream().map(JsonNode::asString).toList())
+			.containsExactlyInAnyOrder("VIEW", "CREATE");
+		Response anonymous = node.as(null, null).get("/security/info");
+		assertThat(anonymous.status()).isEqualTo(200);
+		assertThat(anonymous.json().get("authenticated").asBoolean()).isFalse();
+		assertThat(node.as(null, null).get("/dashboard/missing.js").status()).as("static files need no login")
+			.isEqualTo(404);
 	}
 
 	@Test

@@ -166,7 +166,7 @@ public final class LoadGeneratorSource implements Source {
 		AtomicInteger running = new AtomicInteger(this.producers);
 		for (int i = 0; i < this.producers; i++) {
 			int index = i;
-			Thread thread = new Thread(() -> {
+			Thread thread = this.context.newThread("producer-" + i, () -> {
 				logger.info("Producer {} sending {}", index, plan());
 				long start = System.nanoTime();
 				long sent = produce(output, this.messageCount, index);
@@ -177,8 +177,7 @@ public final class LoadGeneratorSource implements Source {
 				if (running.decrementAndGet() == 0) {
 					logger.info("All Messages Dispatched");
 				}
-			}, this.context.threadName("producer-" + i));
-			thread.setDaemon(true);
+			});
 			this.threads.add(thread);
 		}
 		this.threads.forEach(Thread::start);

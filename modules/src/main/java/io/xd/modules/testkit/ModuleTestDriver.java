@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -52,10 +54,13 @@ public final class ModuleTestDriver implements AutoCloseable {
 
 	private final List<Message<?>> received = new ArrayList<>();
 
+	private final AtomicReference<Throwable> failure;
+
 	private boolean closed;
 
-	private ModuleTestDriver(Module module) {
+	private ModuleTestDriver(Module module, AtomicReference<Throwable> failure) {
 		this.module = module;
+		this.failure = failure;
 	}
 
 	/** Creates and starts a module with no options given (every option takes its default). */
@@ -86,9 +91,10 @@ public final class ModuleTestDriver implements AutoCloseable {
 	 */
 	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory) {
 		Objects.requireNonNull(provider, "provider");
+		AtomicReference<Throwable> failure = new AtomicReference<>();
 		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0,
-				provider.metadata().resolve(options), dataDirectory);
-		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context));
+				provider.metadata().resolve(options), dataDirectory, cause -> failure.compareAndSet(null, cause));
+		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context), failure);
 		driver.start();
 		return driver;
 	}
@@ -158,6 +164,15 @@ public final class ModuleTestDriver implements AutoCloseable {
 	/** The payloads of {@link #received()}. */
 	public List<Object> receivedPayloads() {
 		return received().stream().<Object>map(Message::getPayload).toList();
+	}
+
+	/**
+	 * What the module reported when it could no longer work ({@link ModuleContext#fail(Throwable)}, or the death of
+	 * a thread it made with {@link ModuleContext#newThread}): in a container it would now be {@code failed}.
+	 * @return the first failure reported, if any
+	 */
+	public Optional<Throwable> failure() {
+		return Optional.ofNullable(this.failure.get());
 	}
 
 	/**

@@ -23,6 +23,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
  *
  * <pre>
  * any method       /actuator/health/**            none: open to probes
+ * GET, HEAD        /dashboard/**                  none: the dashboard's static files (its API calls authenticate)
+ * GET, HEAD        /security/info                 none: who the caller is and its roles
  * GET, HEAD        /**                            VIEW (Prometheus scrapers authenticate too)
  * POST             /streams/definitions           CREATE, and DEPLOY as well with deploy=true
  * DELETE           /streams/definitions/**        DESTROY
@@ -37,6 +39,10 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 	private static final PathPatternParser PARSER = new PathPatternParser();
 
 	private static final PathPattern HEALTH = PARSER.parse("/actuator/health/**");
+
+	private static final PathPattern DASHBOARD = PARSER.parse("/dashboard/**");
+
+	private static final PathPattern SECURITY_INFO = PARSER.parse("/security/info");
 
 	private static final PathPattern DEFINITIONS = PARSER.parse("/streams/definitions");
 
@@ -55,7 +61,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 			return Set.of();
 		}
 		if (method.equals("GET") || method.equals("HEAD")) {
-			return Set.of(Role.VIEW);
+			// the dashboard's static files: its page asks for credentials and sends them with every API call
+			return (DASHBOARD.matches(path) || SECURITY_INFO.matches(path)) ? Set.of() : Set.of(Role.VIEW);
 		}
 		if (method.equals("POST") && DEFINITIONS.matches(path)) {
 			return "true".equalsIgnoreCase(request.getParameter("deploy")) ? EnumSet.of(Role.CREATE, Role.DEPLOY)
