@@ -51,6 +51,38 @@ final class StreamCommands {
 					.optional("properties", "deployment properties, such as \"module.log.count=2,module.*.criteria=groups.contains('a')\"")
 					.optional("propertiesFile", "a Java properties file with the deployment properties")
 					.action(this::deploy),
+				ShellCommand.named("stream update")
+					.group(GROUP)
+					.description("Update a deployed stream: only the modules whose settings change are restarted")
+					.positional("name", "the name of the stream to update")
+					.optional("properties", "changed deployment properties and module options, such as "
+							+ "\"module.log.count=2,app.transform.expression=payload.trim()\"")
+					.optional("propertiesFile", "a Java properties file with the changed properties")
+					.action(this::update),
+				ShellCommand.named("stream scale app instances")
+					.group(GROUP)
+					.description("Scale one module of a deployed stream to a number of instances")
+					.required("name", "the name of the stream")
+					.required("applicationName", "the label of the module to scale")
+					.required("count", "the number of instances")
+					.action(this::scale),
+				ShellCommand.named("stream history")
+					.group(GROUP)
+					.description("List the versions of a stream's deployment, newest first")
+					.positional("name", "the name of the stream")
+					.action(this::history),
+				ShellCommand.named("stream rollback")
+					.group(GROUP)
+					.description("Deploy again the properties of an earlier version of a stream's deployment")
+					.positional("name", "the name of the stream")
+					.optional("releaseVersion", "the version to roll back to; the one before the current by default")
+					.action(this::rollback),
+				ShellCommand.named("stream manifest")
+					.group(GROUP)
+					.description("Show what a version of a stream's deployment deployed")
+					.positional("name", "the name of the stream")
+					.optional("releaseVersion", "the version; the current one by default")
+					.action(this::manifest),
 				ShellCommand.named("stream undeploy")
 					.group(GROUP)
 					.description("Un-deploy a previously deployed stream")
@@ -93,6 +125,100 @@ final class StreamCommands {
 
 	private ExitStatus deploy(Invocation invocation) throws IOException {
 		String name = invocation.option("name");
+		JsonNode result = this.session.admin()
+			.postForm(DEPLOYMENTS + "/" + AdminClient.pathSegment(name), propertiesForm(invocation));
+		printMessage(invocation, result, "Deployed stream '" + name + "'");
+		return ExitStatus.OK;
+	}
+
+	private ExitStatus update(Invocation invocation) throws IOException {
+		String name = invocation.option("name");
+		JsonNode result = this.session.admin()
+			.postForm(DEPLOYMENTS + "/update/" + AdminClient.pathSegment(name), propertiesForm(invocation));
+		printMessage(invocation, result, "Updated stream '" + name + "'");
+		return ExitStatus.OK;
+	}
+
+	private ExitStatus scale(Invocation invocation) {
+		String name = invocation.option("name");
+		String label = invocation.option("applicationName");
+		int count;
+		try {
+			count = Integer.parseInt(invocation.option("count").strip());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("--count must be a number, not '" + invocation.option("count") + "'");
+		}
+		JsonNode result = this.session.admin()
+			.postForm(DEPLOYMENTS + "/scale/" + AdminClient.pathSegment(name) + "/" + AdminClient.pathSegment(label)
+					+ "/instances/" + count, Map.of());
+		printMessage(invocation, result, "Scaled " + label + " of stream '" + name + "' to " + count);
+		return ExitStatus.OK;
+	}
+
+	private ExitStatus history(Invocation invocation) {
+		String name = invocation.option("name");
+		JsonNode releases = this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
+		Table table = new Table("Version", "Last updated", "Status", "Description", "Properties");
+		for (JsonNode release : releases) {
+			List<String> properties = new java.util.ArrayList<>();
+			release.path("properties").properties().forEach(entry -> properties.add(entry.getKey() + "="
+					+ entry.getValue().asString()));
+			table.row(Json.text(release, "version"), Json.text(release, "time"), Json.text(release, "status"),
+					Json.text(release, "description"), String.join(",", properties));
+		}
+		invocation.out().print(table.render());
+		return ExitStatus.OK;
+	}
+
+	private ExitStatus rollback(Invocation invocation) {
+		String name = invocation.option("name");
+		String version = invocation.option("releaseVersion");
+		if (version == null) {
+			JsonNode releases = this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
+			if (releases.size() < 2) {
+				throw new IllegalArgumentException("Stream '" + name + "' has no version before the current one");
+			}
+			version = Json.text(releases.get(1), "version");
+		}
+		JsonNode result = this.session.admin()
+			.postForm(DEPLOYMENTS + "/rollback/" + AdminClient.pathSegment(name) + "/" + AdminClient.pathSegment(
+					version.strip()), Map.of());
+		printMessage(invocation, result, "Rolled back stream '" + name + "' to version " + version);
+		return ExitStatus.OK;
+	}
+
+	private ExitStatus manifest(Invocation invocation) {
+		String name = invocation.option("name");
+		String version = invocation.option("releaseVersion");
+		if (version == null) {
+			JsonNode releases = this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
+			if (releases.isEmpty()) {
+				throw new IllegalArgumentException("Stream '" + name + "' was never deployed");
+			}
+			version = Json.text(releases.get(0), "version");
+		}
+		JsonNode manifest = this.session.admin()
+			.get(DEPLOYMENTS + "/manifest/" + AdminClient.pathSegment(name) + "/" + AdminClient.pathSegment(
+					version.strip()));
+		invocation.out().println("Stream '" + name + "', version " + Json.text(manifest, "version") + ": "
+				+ Json.text(manifest, "definition"));
+		Table table = new Table("Module", "Name", "Type", "Options", "Deployment Properties");
+		for (JsonNode module : manifest.path("modules")) {
+			table.row(Json.text(module, "label"), Json.text(module, "name"), Json.text(module, "type"),
+					pairs(module.path("options")), pairs(module.path("deploymentProperties")));
+		}
+		invocation.out().print(table.render());
+		return ExitStatus.OK;
+	}
+
+	private static String pairs(JsonNode object) {
+		List<String> pairs = new java.util.ArrayList<>();
+		object.properties().forEach(entry -> pairs.add(entry.getKey() + "=" + entry.getValue().asString()));
+		return String.join(",", pairs);
+	}
+
+	private static Map<String, String> propertiesForm(Invocation invocation) throws IOException {
 		String properties = invocation.option("properties");
 		String propertiesFile = invocation.option("propertiesFile");
 		if (properties != null && propertiesFile != null) {
@@ -105,9 +231,13 @@ final class StreamCommands {
 		if (properties != null && !properties.isBlank()) {
 			form.put("properties", properties);
 		}
-		this.session.admin().postForm(DEPLOYMENTS + "/" + AdminClient.pathSegment(name), form);
-		invocation.out().println("Deployed stream '" + name + "'");
-		return ExitStatus.OK;
+		return form;
+	}
+
+	/** The server's own message when it sent one (an update, or nothing to change), else {@code otherwise}. */
+	private static void printMessage(Invocation invocation, JsonNode result, String otherwise) {
+		String message = Json.text(result, "message");
+		invocation.out().println(message.isEmpty() ? otherwise : message);
 	}
 
 	private ExitStatus undeploy(Invocation invocation) {

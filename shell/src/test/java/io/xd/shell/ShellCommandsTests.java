@@ -425,7 +425,8 @@ class ShellCommandsTests {
 		assertThat(output()).isEqualTo("""
 				Command failed: Missing required option '--definition' for command 'stream create'
 				Command failed: Unknown command 'stream lst'. Did you mean one of: stream all destroy, \
-				stream all undeploy, stream create, stream deploy, stream destroy, stream list, stream undeploy?
+				stream all undeploy, stream create, stream deploy, stream destroy, stream history, stream list, \
+				stream manifest, stream rollback, stream scale app instances, stream undeploy, stream update?
 				""");
 	}
 
@@ -433,8 +434,9 @@ class ShellCommandsTests {
 	void listsCommands() {
 		assertThat(run("help")).isTrue();
 		assertThat(output()).startsWith("Available commands:\n")
-			.contains("  stream create        Create a new stream definition\n")
-			.contains("  admin config server  Target an admin server\n")
+			.contains("  stream create               Create a new stream definition\n")
+			.contains("  admin config server         Target an admin server\n")
+			.contains("  stream scale app instances  Scale one module of a deployed stream to a number of instances\n")
 			.endsWith("Type 'help <command>' or '<command> --help' for the options of a command.\n");
 	}
 

@@ -18,6 +18,7 @@ import io.xd.core.cluster.DeploymentRequest;
 import io.xd.core.cluster.ModuleDeployment;
 import io.xd.core.cluster.ModuleStatus;
 import io.xd.core.cluster.StreamRecord;
+import io.xd.core.cluster.StreamRelease;
 
 /**
  * The admin's reads and writes of the cluster state in ZooKeeper (see {@link ClusterPaths}). Every admin may use
@@ -78,6 +79,62 @@ public final class ClusterStore {
 		catch (Exception ex) {
 			throw unavailable(ex);
 		}
+	}
+
+	/** Records that a stream is meant to be deployed with these properties, replacing what was requested before. */
+	public void replaceDeployment(DeploymentRequest request) {
+		String path = ClusterPaths.deployment(request.stream());
+		try {
+			try {
+				this.client.setData().forPath(path, ClusterJson.write(request));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				this.client.create().creatingParentContainersIfNeeded().forPath(path, ClusterJson.write(request));
+			}
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	/**
+	 * Adds the next numbered version of a stream's deployment to its history. Two admins adding one at once each
+	 * get a version of their own.
+	 */
+	public StreamRelease addRelease(String stream, String definition, Map<String, String> properties,
+			String description) {
+		for (int attempt = 0; attempt < 10; attempt++) {
+			int version = releases(stream).stream().mapToInt(StreamRelease::version).max().orElse(0) + 1;
+			StreamRelease release = new StreamRelease(stream, version, definition, properties,
+					System.currentTimeMillis(), description);
+			try {
+				this.client.create().creatingParentContainersIfNeeded().forPath(ClusterPaths.release(stream, version),
+						ClusterJson.write(release));
+				return release;
+			}
+			catch (KeeperException.NodeExistsException ex) {
+				// another admin took this version: take the next one
+			}
+			catch (Exception ex) {
+				throw unavailable(ex);
+			}
+		}
+		throw new AdminException(503, "ClusterUnavailableException",
+				"Could not add a version to the history of stream '" + stream + "'");
+	}
+
+	/** The versions of a stream's deployment, oldest first. */
+	public List<StreamRelease> releases(String stream) {
+		List<StreamRelease> releases = new ArrayList<>();
+		for (String node : children(ClusterPaths.history(stream))) {
+			read(ClusterPaths.history(stream) + "/" + node, StreamRelease.class).ifPresent(releases::add);
+		}
+		releases.sort(java.util.Comparator.comparingInt(StreamRelease::version));
+		return releases;
+	}
+
+	public void deleteReleases(String stream) {
+		delete(ClusterPaths.history(stream));
 	}
 
 	public Optional<DeploymentRequest> findDeployment(String stream) {

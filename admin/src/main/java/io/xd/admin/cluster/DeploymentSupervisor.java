@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.xd.admin.cluster.ModulePlacement.Placement;
+import io.xd.admin.stream.CriteriaEvaluator;
 import io.xd.admin.stream.DeploymentProperties;
 import io.xd.admin.stream.StreamPlan;
 import io.xd.admin.stream.StreamPlanner;
@@ -174,30 +175,67 @@ public final class DeploymentSupervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Removes, first module first, every allocated instance that should not run as it is: its stream is no longer
-	 * requested, the stream was deployed again with other properties (or its definition changed), or its container
-	 * no longer matches the module's criteria. A stream that can no longer be planned keeps what runs.
+	 * Handles every allocated instance that should not run as it is. An instance whose stream is no longer requested,
+	 * beyond a lowered count, or on a container its criteria no longer match is removed, first module first. An
+	 * instance whose module's options or properties changed (an update) is replaced where it runs, one instance at a
+	 * time and last module first, each stopped before its successor starts, so that the rest of the stream keeps
+	 * flowing. A stream that can no longer be planned keeps what runs.
 	 */
 	private void removeStale(Map<String, DeploymentRequest> requests, Map<String, List<ModuleDeployment>> plans,
 			Map<String, ContainerAttributes> containers, Map<String, Map<String, ModuleDeployment>> allocations) {
-		record Allocation(String containerId, ModuleDeployment module) {
+		record Allocation(String containerId, ModuleDeployment module, ModuleDeployment successor) {
 		}
 		List<Allocation> stale = new ArrayList<>();
 		allocations.forEach((containerId, byId) -> byId.values().forEach(module -> {
-			if (ModulePlacement.isStale(module, containers.get(containerId), requests.containsKey(module.stream()),
-					plans.get(module.stream()))) {
-				stale.add(new Allocation(containerId, module));
+			List<ModuleDeployment> plan = plans.get(module.stream());
+			ContainerAttributes container = containers.get(containerId);
+			if (ModulePlacement.isStale(module, container, requests.containsKey(module.stream()), plan)) {
+				ModuleDeployment successor = (plan == null) ? null : successor(module, plan, container);
+				stale.add(new Allocation(containerId, module, successor));
 			}
 		}));
-		stale.sort(Comparator.comparing((Allocation a) -> a.module().stream())
+		List<Allocation> removals = new ArrayList<>(stale.stream().filter(a -> a.successor() == null).toList());
+		removals.sort(Comparator.comparing((Allocation a) -> a.module().stream())
 			.thenComparingInt(a -> a.module().index()));
-		for (Allocation allocation : stale) {
+		for (Allocation allocation : removals) {
 			String moduleId = allocation.module().moduleId();
 			logger.info("Removing module {} from container {}", moduleId, allocation.containerId());
 			this.store.deallocate(allocation.containerId(), moduleId);
 			allocations.get(allocation.containerId()).remove(moduleId);
 			awaitStatus(allocation.containerId(), moduleId, false);
 		}
+		List<Allocation> replacements = new ArrayList<>(stale.stream().filter(a -> a.successor() != null).toList());
+		replacements.sort(Comparator.comparing((Allocation a) -> a.module().stream())
+			.thenComparing(Comparator.comparingInt((Allocation a) -> a.module().index()).reversed())
+			.thenComparingInt(a -> a.module().sequence()));
+		for (Allocation allocation : replacements) {
+			String moduleId = allocation.module().moduleId();
+			logger.info("Replacing module {} on container {} with its new settings", moduleId,
+					allocation.containerId());
+			this.store.deallocate(allocation.containerId(), moduleId);
+			awaitStatus(allocation.containerId(), moduleId, false);
+			this.store.allocate(allocation.containerId(), allocation.successor());
+			allocations.get(allocation.containerId()).put(moduleId, allocation.successor());
+			awaitStatus(allocation.containerId(), moduleId, true);
+		}
+	}
+
+	/**
+	 * What replaces a stale instance in place: the planned module with the same label and sequence, when only its
+	 * settings changed (it is within the count and its container still matches); otherwise {@code null}.
+	 */
+	private static ModuleDeployment successor(ModuleDeployment module, List<ModuleDeployment> plan,
+			ContainerAttributes container) {
+		ModuleDeployment wanted = ModulePlacement.planned(module, plan);
+		if (wanted == null || container == null) {
+			return null;
+		}
+		int count = wanted.properties().count();
+		if ((count > 0 && module.sequence() > count)
+				|| !CriteriaEvaluator.matches(wanted.properties().criteria(), container)) {
+			return null;
+		}
+		return wanted.withSequence(module.sequence());
 	}
 
 	private Optional<List<ModuleDeployment>> plan(DeploymentRequest request) {

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import io.xd.admin.stream.CriteriaEvaluator;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleDeploymentProperties;
 
 /**
  * The {@link DeploymentSupervisor}'s placement decisions, as pure functions of what the cluster holds: which
@@ -69,8 +70,9 @@ final class ModulePlacement {
 
 	/**
 	 * Whether an allocated instance should not run as it is: its stream is no longer requested, the stream's plan
-	 * has no such module any more (deployed again with other properties, or its definition changed), or its
-	 * container no longer matches the module's criteria.
+	 * has no such module any more (deployed again with other properties or options, or its definition changed), its
+	 * sequence is beyond a lowered instance count, or its container no longer matches the module's criteria. A change
+	 * of the instance count alone leaves the instances within it untouched.
 	 * @param module the allocated instance
 	 * @param container the container holding it, or {@code null} when that container is missing
 	 * @param requested whether the module's stream is meant to be deployed
@@ -85,8 +87,30 @@ final class ModulePlacement {
 		if (plan == null) {
 			return false;
 		}
-		boolean planned = plan.stream().anyMatch(wanted -> wanted.withSequence(module.sequence()).equals(module));
-		return !planned || (container != null && !CriteriaEvaluator.matches(module.properties().criteria(), container));
+		ModuleDeployment wanted = planned(module, plan);
+		if (wanted == null || !sameButCount(wanted.withSequence(module.sequence()), module)) {
+			return true;
+		}
+		int count = wanted.properties().count();
+		return (count > 0 && module.sequence() > count)
+				|| (container != null && !CriteriaEvaluator.matches(module.properties().criteria(), container));
+	}
+
+	/**
+	 * The planned module an allocated instance is an instance of (same label), or {@code null}; it may differ from
+	 * the instance in options or properties (the instance is then {@link #isStale stale} and is replaced by it).
+	 */
+	static ModuleDeployment planned(ModuleDeployment module, List<ModuleDeployment> plan) {
+		return plan.stream().filter(wanted -> wanted.label().equals(module.label())).findFirst().orElse(null);
+	}
+
+	/** Whether two instances are the same but for their instance count. */
+	private static boolean sameButCount(ModuleDeployment a, ModuleDeployment b) {
+		ModuleDeploymentProperties p = b.properties();
+		ModuleDeploymentProperties counted = new ModuleDeploymentProperties(a.properties().count(), p.criteria(),
+				p.producer(), p.consumer());
+		return a.equals(new ModuleDeployment(b.stream(), b.label(), b.name(), b.type(), b.index(), b.sequence(),
+				b.options(), counted, b.input(), b.output(), b.tap()));
 	}
 
 	/**

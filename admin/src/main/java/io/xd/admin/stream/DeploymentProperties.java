@@ -16,10 +16,16 @@ import io.xd.core.cluster.ModuleDeploymentProperties;
  * matching container), {@code criteria} (an expression over container attributes, see {@link CriteriaEvaluator}),
  * and {@code producer.*} / {@code consumer.*} (binding properties for the bus). Each module's share is resolved
  * into a {@link ModuleDeploymentProperties}, the form containers read.
+ * <p>
+ * {@code app.<label>.<option>=<value>} (Spring Cloud Data Flow's form) overrides a module option of the definition
+ * for this deployment: {@code stream update} changes an option this way, and only that module is restarted.
  */
 public final class DeploymentProperties {
 
 	private static final String PREFIX = "module.";
+
+	/** What option overrides start with. */
+	public static final String APP_PREFIX = "app.";
 
 	private final Map<String, String> values;
 
@@ -42,11 +48,11 @@ public final class DeploymentProperties {
 		if (text == null || text.isBlank()) {
 			return new DeploymentProperties(values);
 		}
-		for (String pair : text.trim().split(",\\s*(?=module\\.)")) {
+		for (String pair : text.trim().split(",\\s*(?=module\\.|app\\.)")) {
 			int equals = pair.indexOf('=');
 			if (equals <= 0) {
 				throw new IllegalArgumentException("Deployment property '" + pair.trim()
-						+ "' is not of the form module.<label>.<key>=<value>");
+						+ "' is not of the form module.<label>.<key>=<value> or app.<label>.<option>=<value>");
 			}
 			String key = pair.substring(0, equals).trim();
 			String value = pair.substring(equals + 1).trim();
@@ -72,6 +78,15 @@ public final class DeploymentProperties {
 		List<String> problems = new ArrayList<>();
 		Set<String> unsupportedBinding = new TreeSet<>();
 		this.values.forEach((key, value) -> {
+			if (key.startsWith(APP_PREFIX)) {
+				int dot = key.indexOf('.', APP_PREFIX.length());
+				String label = (dot < 0) ? "" : key.substring(APP_PREFIX.length(), dot);
+				if (dot < 0 || dot == key.length() - 1 || !labels.contains(label)) {
+					problems.add("'" + key + "' is not of the form app.<label>.<option> with a label of the stream; "
+							+ "its labels are " + String.join(", ", new TreeSet<>(labels)));
+				}
+				return;
+			}
 			if (!key.startsWith(PREFIX) || key.indexOf('.', PREFIX.length()) < 0) {
 				problems.add("'" + key + "' is not of the form module.<label>.<key>");
 				return;
@@ -162,6 +177,25 @@ public final class DeploymentProperties {
 			}
 		});
 		return merged;
+	}
+
+	/** The option overrides of one module ({@code app.<label>.<option>}), without the prefix. */
+	public Map<String, String> options(String label) {
+		Map<String, String> options = new LinkedHashMap<>();
+		String own = APP_PREFIX + label + ".";
+		this.values.forEach((key, value) -> {
+			if (key.startsWith(own)) {
+				options.put(key.substring(own.length()), value);
+			}
+		});
+		return options;
+	}
+
+	/** These properties with {@code changes} applied: a key given there replaces or adds its value. */
+	public DeploymentProperties with(Map<String, String> changes) {
+		Map<String, String> merged = new LinkedHashMap<>(this.values);
+		merged.putAll(changes);
+		return new DeploymentProperties(merged);
 	}
 
 	/** The properties of one module, resolved; call only once {@link #validate} has passed. */

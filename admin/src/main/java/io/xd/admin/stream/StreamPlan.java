@@ -1,6 +1,8 @@
 package io.xd.admin.stream;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -25,12 +27,26 @@ public record StreamPlan(String name, StreamDefinition definition, List<ModuleDe
 		return this.modules.stream().map(ModuleDeployment::label).collect(Collectors.toSet());
 	}
 
-	/** The modules with the given deployment properties applied (still sequence 0), in stream order. */
+	/**
+	 * The modules with the given deployment properties applied (still sequence 0), in stream order: their own
+	 * deployment properties, and their options with the {@code app.<label>.<option>} overrides over the definition's.
+	 */
 	public List<ModuleDeployment> deployments(DeploymentProperties properties) {
 		return this.modules.stream()
 			.map(module -> new ModuleDeployment(module.stream(), module.label(), module.name(), module.type(),
-					module.index(), 0, module.options(), properties.module(module.label()), module.input(),
-					module.output(), module.tap()))
+					module.index(), 0, options(module, properties), properties.module(module.label()),
+					module.input(), module.output(), module.tap()))
 			.toList();
+	}
+
+	/** A module's options: the definition's, with the deployment's overrides over them. */
+	static Map<String, String> options(ModuleDeployment module, DeploymentProperties properties) {
+		Map<String, String> overrides = properties.options(module.label());
+		if (overrides.isEmpty()) {
+			return module.options();
+		}
+		Map<String, String> options = new LinkedHashMap<>(module.options());
+		options.putAll(overrides);
+		return options;
 	}
 }

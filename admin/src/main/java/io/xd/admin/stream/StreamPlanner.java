@@ -16,6 +16,7 @@ import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleType;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -68,6 +69,28 @@ public final class StreamPlanner {
 	}
 
 	/** Parses without checking modules: for reading stored definitions. */
+	/**
+	 * Checks the {@code app.<label>.<option>} overrides of deployment properties as the definition's own options are
+	 * checked: each module's options with the overrides over them must resolve.
+	 * @throws AdminException 400 naming the module and option
+	 */
+	public void checkOptionOverrides(StreamPlan plan, DeploymentProperties properties) {
+		for (ModuleDeployment module : plan.modules()) {
+			if (properties.options(module.label()).isEmpty()) {
+				continue;
+			}
+			ModuleProvider provider = this.registry.find(ModuleType.fromLabel(module.type()), module.name())
+				.orElseThrow(() -> AdminException.badRequest("ModuleNotFoundException",
+						"Could not find module with name '" + module.name() + "' and type '" + module.type() + "'"));
+			try {
+				provider.metadata().resolve(StreamPlan.options(module, properties));
+			}
+			catch (ModuleOptionException ex) {
+				throw AdminException.badRequest("ModuleOptionException", ex.getMessage());
+			}
+		}
+	}
+
 	public StreamDefinition parse(String text) {
 		try {
 			return this.parser.parse(text);

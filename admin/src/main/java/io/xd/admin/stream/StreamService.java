@@ -18,6 +18,7 @@ import io.xd.core.cluster.ModuleDeploymentProperties;
 import io.xd.core.cluster.ModuleId;
 import io.xd.core.cluster.ModuleStatus;
 import io.xd.core.cluster.StreamRecord;
+import io.xd.core.cluster.StreamRelease;
 
 /**
  * What the REST API does with streams: create, deploy, undeploy, destroy and describe them. Thread-safe; every
@@ -91,24 +92,152 @@ public final class StreamService {
 		return info(streamName);
 	}
 
-	/** Requests the deployment of a stream with the given properties string. */
-	public void deploy(String name, String properties) {
+	/** What a deploy request did. */
+	public enum Outcome {
+
+		/** The stream was not deployed; it is now. */
+		DEPLOYED,
+
+		/** The stream was deployed with other properties: the modules whose settings changed are replaced. */
+		UPDATED,
+
+		/** The stream was already deployed with exactly these properties: nothing changed. */
+		UNCHANGED
+	}
+
+	/**
+	 * Requests the deployment of a stream with the given properties string. Deploying a deployed stream with other
+	 * properties is an update; with the same properties, nothing happens (and the outcome says so).
+	 */
+	public Outcome deploy(String name, String properties) {
+		DeploymentProperties parsed = parseProperties(properties);
+		return apply(name, parsed, "deploy");
+	}
+
+	/**
+	 * Changes the properties of a deployed stream: the given {@code module.*} and {@code app.*} keys replace or add to
+	 * the current ones, and only the modules whose settings change are restarted, one instance at a time.
+	 * @throws AdminException 409 when the stream is not deployed
+	 */
+	public Outcome update(String name, String properties) {
+		StreamRecord stream = find(name);
+		DeploymentRequest current = this.store.findDeployment(name)
+			.orElseThrow(() -> new AdminException(409, "StreamNotDeployedException",
+					"Stream '" + stream.name() + "' is not deployed; deploy it first"));
+		DeploymentProperties changes = parseProperties(properties);
+		return apply(name, DeploymentProperties.of(current.properties()).with(changes.asMap()), "update");
+	}
+
+	/**
+	 * Runs {@code instances} instances of one module of a deployed stream ({@code module.<label>.count}): instances
+	 * are added or removed, the others keep running.
+	 */
+	public Outcome scale(String name, String label, int instances) {
 		StreamRecord stream = find(name);
 		StreamPlan plan = this.planner.plan(stream.name(), stream.definition(), this::definitionOf);
-		DeploymentProperties parsed;
+		if (!plan.labels().contains(label)) {
+			throw new AdminException(404, "NoSuchModuleException", "Stream '" + name + "' has no module labelled '"
+					+ label + "'; its labels are " + String.join(", ", new java.util.TreeSet<>(plan.labels())));
+		}
+		if (instances < 0) {
+			throw AdminException.badRequest("IllegalArgumentException", "The instance count must be 0 or more");
+		}
+		DeploymentRequest current = this.store.findDeployment(name)
+			.orElseThrow(() -> new AdminException(409, "StreamNotDeployedException",
+					"Stream '" + name + "' is not deployed; deploy it first"));
+		DeploymentProperties scaled = DeploymentProperties.of(current.properties())
+			.with(Map.of("module." + label + ".count", Integer.toString(instances)));
+		return apply(name, scaled, "scale " + label + " to " + instances);
+	}
+
+	/** Deploys again the properties of an earlier version of the stream's deployment, as a new version. */
+	public Outcome rollback(String name, int version) {
+		StreamRecord stream = find(name);
+		StreamRelease release = release(stream.name(), version);
+		return apply(name, DeploymentProperties.of(release.properties()), "rollback to " + version);
+	}
+
+	/** Every version of the stream's deployment, newest first, the current one with the stream's state. */
+	public List<ReleaseInfo> history(String name) {
+		StreamRecord stream = find(name);
+		List<StreamRelease> releases = this.store.releases(stream.name());
+		boolean deployed = this.store.findDeployment(stream.name()).isPresent();
+		String current = deployed ? status(stream, new ClusterView(this.store)).label()
+				: DeploymentState.UNDEPLOYED.label();
+		List<ReleaseInfo> history = new ArrayList<>();
+		for (int i = releases.size() - 1; i >= 0; i--) {
+			StreamRelease release = releases.get(i);
+			history.add(new ReleaseInfo(release.version(), (i == releases.size() - 1) ? current : "superseded",
+					java.time.Instant.ofEpochMilli(release.time()).toString(), release.description(),
+					release.definition(), release.properties()));
+		}
+		return history;
+	}
+
+	/** What one version deployed: the definition, the properties, and each module with its options and properties. */
+	public Manifest manifest(String name, int version) {
+		StreamRecord stream = find(name);
+		StreamRelease release = release(stream.name(), version);
+		StreamPlan plan = this.planner.plan(stream.name(), release.definition(), this::definitionOf);
+		List<Manifest.Module> modules = plan.deployments(DeploymentProperties.of(release.properties()))
+			.stream()
+			.map(module -> new Manifest.Module(module.label(), module.name(), module.type(), module.options(),
+					module.properties().asMap()))
+			.toList();
+		return new Manifest(stream.name(), release.version(), release.definition(), release.properties(), modules);
+	}
+
+	private StreamRelease release(String stream, int version) {
+		return this.store.releases(stream)
+			.stream()
+			.filter(release -> release.version() == version)
+			.findFirst()
+			.orElseThrow(() -> new AdminException(404, "NoSuchReleaseException", "Stream '" + stream
+					+ "' has no version " + version + "; see its history"));
+	}
+
+	private DeploymentProperties parseProperties(String properties) {
 		try {
-			parsed = DeploymentProperties.parse(properties);
-			parsed.validate(plan.labels(), this.bindingKeys);
-			this.limits.checkDeployment(parsed.asMap());
+			return DeploymentProperties.parse(properties);
 		}
 		catch (IllegalArgumentException ex) {
 			throw AdminException.badRequest("InvalidDeploymentPropertiesException", ex.getMessage());
 		}
-		if (!this.store.requestDeployment(new DeploymentRequest(name, parsed.asMap()))) {
-			throw new AdminException(409, "StreamAlreadyDeployedException",
-					"Stream '" + name + "' is already deployed; undeploy it first");
+	}
+
+	/** Checks the properties against the stream and stores them as its deployment request and a new version. */
+	private Outcome apply(String name, DeploymentProperties properties, String description) {
+		StreamRecord stream = find(name);
+		StreamPlan plan = this.planner.plan(stream.name(), stream.definition(), this::definitionOf);
+		try {
+			properties.validate(plan.labels(), this.bindingKeys);
+			this.limits.checkDeployment(properties.asMap());
 		}
+		catch (IllegalArgumentException ex) {
+			throw AdminException.badRequest("InvalidDeploymentPropertiesException", ex.getMessage());
+		}
+		this.planner.checkOptionOverrides(plan, properties);
+		DeploymentRequest request = new DeploymentRequest(stream.name(), properties.asMap());
+		Optional<DeploymentRequest> current = this.store.findDeployment(stream.name());
+		Outcome outcome;
+		if (current.isEmpty()) {
+			if (!this.store.requestDeployment(request)) {
+				throw new AdminException(409, "StreamAlreadyDeployedException",
+						"Stream '" + name + "' was deployed by another request meanwhile; try again");
+			}
+			outcome = Outcome.DEPLOYED;
+		}
+		else if (current.get().properties().equals(request.properties())) {
+			return Outcome.UNCHANGED;
+		}
+		else {
+			this.store.replaceDeployment(request);
+			outcome = Outcome.UPDATED;
+		}
+		this.store.addRelease(stream.name(), stream.definition(), request.properties(),
+				(outcome == Outcome.UPDATED && description.equals("deploy")) ? "update" : description);
 		this.onDeploymentChange.run();
+		return outcome;
 	}
 
 	/** Withdraws the deployment of a stream; nothing happens when it is not deployed. */
@@ -123,15 +252,19 @@ public final class StreamService {
 		this.onDeploymentChange.run();
 	}
 
-	/** Undeploys and deletes a stream. */
+	/** Undeploys and deletes a stream, and its history. */
 	public void destroy(String name) {
 		undeploy(name);
 		this.store.deleteStream(name);
+		this.store.deleteReleases(name);
 	}
 
 	public void destroyAll() {
 		undeployAll();
-		this.store.streams().forEach(stream -> this.store.deleteStream(stream.name()));
+		this.store.streams().forEach(stream -> {
+			this.store.deleteStream(stream.name());
+			this.store.deleteReleases(stream.name());
+		});
 	}
 
 	public StreamInfo info(String name) {
@@ -248,6 +381,44 @@ public final class StreamService {
 				}
 			}
 			return count;
+		}
+	}
+
+	/**
+	 * One version of a stream's deployment, as {@code GET /streams/deployments/history/{name}} lists it.
+	 *
+	 * @param version its number, from 1
+	 * @param status the stream's state for the current version, {@code superseded} for older ones
+	 * @param time when it was made (ISO-8601)
+	 * @param description what made it: deploy, update, scale, rollback
+	 * @param definition the stream definition
+	 * @param properties its deployment properties
+	 */
+	public record ReleaseInfo(int version, String status, String time, String description, String definition,
+			Map<String, String> properties) {
+	}
+
+	/**
+	 * What one version deployed.
+	 *
+	 * @param stream the stream name
+	 * @param version the version
+	 * @param definition the stream definition
+	 * @param properties the deployment properties
+	 * @param modules each module with its resolved options and deployment properties
+	 */
+	public record Manifest(String stream, int version, String definition, Map<String, String> properties,
+			List<Module> modules) {
+
+		/**
+		 * @param label the module's label
+		 * @param name the module name
+		 * @param type source, processor or sink
+		 * @param options its options, overrides applied
+		 * @param deploymentProperties count, criteria and binding properties
+		 */
+		public record Module(String label, String name, String type, Map<String, String> options,
+				Map<String, String> deploymentProperties) {
 		}
 	}
 }

@@ -68,7 +68,8 @@ public class RuntimeController {
 				DeploymentState state = (status == null) ? DeploymentState.DEPLOYING : status.state();
 				modules.add(new ModuleInfo(id, module.name(), module.stream(), module.type(), container,
 						module.options(), module.properties().asMap(), state.label(),
-						(status == null) ? null : status.error(), (status == null) ? null : status.messageRate()));
+						(status == null) ? null : status.error(), (status == null) ? null : status.messageRate(),
+						(status == null) ? null : java.time.Instant.ofEpochMilli(status.since()).toString()));
 			});
 		});
 		return PageResponse.of(modules, page, size);
@@ -104,9 +105,10 @@ public class RuntimeController {
 	 * @param error why it failed, if it did
 	 * @param messageRate messages per second the instance handled (a source: sent) over the container's last
 	 *     measuring interval (5 s), or null before the first
+	 * @param since when the instance reached its status (ISO-8601): for a deployed one, when it started
 	 */
 	public record ModuleInfo(String moduleId, String name, String unitName, String moduleType, String containerId,
 			Map<String, String> moduleOptions, Map<String, String> deploymentProperties, String deploymentStatus,
-			String error, Double messageRate) {
+			String error, Double messageRate, String since) {
 	}
 }

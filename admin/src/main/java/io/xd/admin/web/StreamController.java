@@ -1,10 +1,12 @@
 package io.xd.admin.web;
 
+import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -14,6 +16,9 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.stream.StreamService;
+import io.xd.admin.stream.StreamService.Manifest;
+import io.xd.admin.stream.StreamService.Outcome;
+import io.xd.admin.stream.StreamService.ReleaseInfo;
 import io.xd.admin.stream.StreamService.StreamInfo;
 
 /**
@@ -64,12 +69,74 @@ public class StreamController {
 		return Map.of("message", "Destroyed stream '" + name + "'");
 	}
 
-	/** Deploys a stream with the field {@code properties}: {@code module.<label>.<key>=<value>,...}. */
+	/**
+	 * Deploys a stream with the field {@code properties}: {@code module.<label>.<key>=<value>,...}. 201 when it was
+	 * not deployed; a deployed stream given other properties is updated (200), given the same ones it stays as it is
+	 * (200, and the message says so).
+	 */
 	@PostMapping("/streams/deployments/{name}")
-	@ResponseStatus(HttpStatus.CREATED)
-	public StreamInfo deploy(@PathVariable String name, HttpServletRequest request) {
-		this.streams.deploy(name, RequestFields.read(request).get("properties"));
-		return this.streams.info(name);
+	public ResponseEntity<DeploymentResult> deploy(@PathVariable String name, HttpServletRequest request) {
+		Outcome outcome = this.streams.deploy(name, RequestFields.read(request).get("properties"));
+		return ResponseEntity.status((outcome == Outcome.DEPLOYED) ? HttpStatus.CREATED : HttpStatus.OK)
+			.body(result(name, outcome));
+	}
+
+	/**
+	 * Updates a deployed stream (Spring Cloud Data Flow's path): the {@code properties} field's {@code module.*} and
+	 * {@code app.<label>.<option>} keys replace or add to the current ones; only the modules whose settings change
+	 * are restarted, one instance at a time.
+	 */
+	@PostMapping("/streams/deployments/update/{name}")
+	public DeploymentResult update(@PathVariable String name, HttpServletRequest request) {
+		return result(name, this.streams.update(name, RequestFields.read(request).get("properties")));
+	}
+
+	/** Runs {@code count} instances of the module labelled {@code label}, without touching the rest. */
+	@PostMapping("/streams/deployments/scale/{stream}/{label}/instances/{count}")
+	public DeploymentResult scale(@PathVariable String stream, @PathVariable String label,
+			@PathVariable int count) {
+		return result(stream, this.streams.scale(stream, label, count));
+	}
+
+	/** Deploys the properties of an earlier version again, as a new version. */
+	@PostMapping("/streams/deployments/rollback/{name}/{version}")
+	public DeploymentResult rollback(@PathVariable String name, @PathVariable int version) {
+		return result(name, this.streams.rollback(name, version));
+	}
+
+	/** Every version of the stream's deployment, newest first. */
+	@GetMapping("/streams/deployments/history/{name}")
+	public List<ReleaseInfo> history(@PathVariable String name) {
+		return this.streams.history(name);
+	}
+
+	/** What one version deployed. */
+	@GetMapping("/streams/deployments/manifest/{name}/{version}")
+	public Manifest manifest(@PathVariable String name, @PathVariable int version) {
+		return this.streams.manifest(name, version);
+	}
+
+	private DeploymentResult result(String name, Outcome outcome) {
+		StreamInfo info = this.streams.info(name);
+		String message = switch (outcome) {
+			case DEPLOYED -> "Deployed stream '" + name + "'";
+			case UPDATED -> "Updated stream '" + name + "': the modules whose settings changed are being replaced";
+			case UNCHANGED -> "Stream '" + name + "' is already deployed with these properties; nothing changed";
+		};
+		return new DeploymentResult(info.name(), info.definition(), info.status(), outcome.name().toLowerCase(
+				java.util.Locale.ROOT), message);
+	}
+
+	/**
+	 * What a deploy, update, scale or rollback did.
+	 *
+	 * @param name the stream name
+	 * @param definition its definition
+	 * @param status its state now
+	 * @param outcome deployed, updated or unchanged
+	 * @param message the same, for people
+	 */
+	public record DeploymentResult(String name, String definition, String status, String outcome, String message) {
 	}
 
 	@DeleteMapping("/streams/deployments/{name}")

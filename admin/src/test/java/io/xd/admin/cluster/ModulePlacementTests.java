@@ -115,10 +115,16 @@ class ModulePlacementTests {
 	}
 
 	@Test
-	void anInstanceDeployedWithOtherPropertiesIsStale() {
+	void anInstanceDeployedWithOtherPropertiesIsStaleButAnotherCountAloneLeavesItRunning() {
 		ModuleDeployment running = log(1, null).withSequence(1);
-		assertThat(ModulePlacement.isStale(running, container("c1", ""), true, List.of(log(2, null)))).isTrue();
+		assertThat(ModulePlacement.isStale(running, container("c1", ""), true, List.of(log(1, "groups.contains('a')"))))
+			.isTrue();
 		assertThat(ModulePlacement.isStale(running, container("c1", ""), true, List.of(log(1, null)))).isFalse();
+		// scaling up or down keeps the instances within the new count as they are
+		assertThat(ModulePlacement.isStale(running, container("c1", ""), true, List.of(log(3, null)))).isFalse();
+		ModuleDeployment second = log(2, null).withSequence(2);
+		assertThat(ModulePlacement.isStale(second, container("c1", ""), true, List.of(log(1, null)))).isTrue();
+		assertThat(ModulePlacement.isStale(second, container("c1", ""), true, List.of(log(0, null)))).isFalse();
 	}
 
 	@Test

@@ -12,6 +12,8 @@ package io.xd.core.cluster;
  * instruction to run a module instance on that container;</li>
  * <li>{@code /runtime/<containerId>/<moduleId>}: ephemeral, a {@link ModuleStatus}: what the container made of
  * it;</li>
+ * <li>{@code /history/<stream>/<version>}: persistent, a {@link StreamRelease}: each numbered version of the
+ * stream's deployment (written by any admin, removed with the stream);</li>
  * <li>{@code /leader}: the admins' leader election.</li>
  * </ul>
  */
@@ -29,6 +31,8 @@ public final class ClusterPaths {
 
 	public static final String LEADER = "/leader";
 
+	public static final String HISTORY = "/history";
+
 	private ClusterPaths() {
 	}
 
@@ -38,6 +42,15 @@ public final class ClusterPaths {
 
 	public static String deployment(String stream) {
 		return DEPLOYMENTS + "/" + stream;
+	}
+
+	public static String history(String stream) {
+		return HISTORY + "/" + stream;
+	}
+
+	/** A release's node: its version zero-padded to 10 digits, so that names sort as numbers. */
+	public static String release(String stream, int version) {
+		return history(stream) + "/" + String.format(java.util.Locale.ROOT, "%010d", version);
 	}
 
 	public static String container(String containerId) {
