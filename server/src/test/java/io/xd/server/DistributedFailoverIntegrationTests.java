@@ -226,6 +226,89 @@ class DistributedFailoverIntegrationTests {
 			.get("containerId").asString()).isEqualTo("c2");
 	}
 
+	@Test
+	void scalingAProcessorUpAndDownWhileMessagesFlowLosesNone() {
+		String brokers = SharedKafkaBroker.brokers();
+		int zkPort = XdProcess.freePort();
+		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:"
+				+ zkPort, "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
+				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN");
+		int adminPort = XdProcess.freePort();
+		XdProcess admin = fork("admin", "admin", with(common, "--server.port=" + adminPort,
+				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s"));
+		List<XdProcess> containers = new ArrayList<>();
+		for (String id : List.of("c1", "c2", "c3")) {
+			containers.add(fork(id, "container", with(common, "--server.port=0", "--xd.container.id=" + id,
+					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
+		}
+		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
+		containers.forEach(process -> process.awaitLog("Started XdApplication", Duration.ofSeconds(120)));
+		AdminApi api = new AdminApi("http://127.0.0.1:" + adminPort).withCredentials("tester", "tester");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> api.get("/runtime/containers").json().get("content").size() == 3);
+
+		// 20 s of paced, sequence-stamped messages through one bridge, scaled to 3 and back to 1 meanwhile
+		int messages = 100_000;
+		api.createStream("scaled", "load-generator --messageCount=" + messages + " --rate=" + (messages / 20)
+				+ " --messageSize=64 --generateTimestamp=true | bridge > queue:scaled-out", false);
+		assertThat(api.postForm("/streams/deployments/scaled", Map.of("properties",
+				"module.load-generator.criteria=groups.contains('source')")).status()).isEqualTo(201);
+		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("scaled").equals("deployed"));
+		assertThat(hosts(api, "bridge")).hasSize(1);
+
+		try (KafkaConsumer<byte[], byte[]> reader = reader(brokers)) {
+			reader.subscribe(List.of("queue_3Ascaled-out"));
+			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+			long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+			while (records.size() < messages / 5 && System.nanoTime() < deadline) {
+				reader.poll(Duration.ofMillis(100)).forEach(records::add);
+			}
+			assertThat(api.postForm("/streams/deployments/scale/scaled/bridge/instances/3", Map.of()).status())
+				.isEqualTo(200);
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+				reader.poll(Duration.ofMillis(50)).forEach(records::add);
+				return hosts(api, "bridge").size() == 3;
+			});
+			int whenScaledUp = records.size();
+			deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+			while (records.size() < whenScaledUp + messages / 10 && System.nanoTime() < deadline) {
+				reader.poll(Duration.ofMillis(100)).forEach(records::add);
+			}
+			assertThat(api.postForm("/streams/deployments/scale/scaled/bridge/instances/1", Map.of()).status())
+				.isEqualTo(200);
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+				reader.poll(Duration.ofMillis(50)).forEach(records::add);
+				return hosts(api, "bridge").size() == 1;
+			});
+			int whenScaledDown = records.size();
+
+			BitSet seen = new BitSet(messages);
+			long duplicates = 0;
+			deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+			int index = 0;
+			while (seen.cardinality() < messages && System.nanoTime() < deadline) {
+				for (; index < records.size(); index++) {
+					int sequence = ByteBuffer.wrap(records.get(index).value()).getInt(0);
+					if (seen.get(sequence)) {
+						duplicates++;
+					}
+					seen.set(sequence);
+				}
+				reader.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+			System.out.printf("Scaling: bridge 1 -> 3 after %d messages out, 3 -> 1 after %d; %d of %d sequence "
+					+ "numbers received, %d duplicates%n", whenScaledUp, whenScaledDown, seen.cardinality(), messages,
+					duplicates);
+			assertThat(whenScaledDown).as("messages were flowing while the bridge was scaled down")
+				.isLessThan(messages);
+			assertThat(seen.cardinality()).as("distinct sequence numbers received").isEqualTo(messages);
+			// each rebalance may hand a partition over with at most one poll (500 records) handled but not committed
+			assertThat(duplicates).isLessThanOrEqualTo(4 * 500);
+		}
+	}
+
 	/** The HTTP endpoint of a container, from the port it logged at start-up. */
 	private static AdminApi actuator(XdProcess container) {
 		Matcher port = Pattern.compile("Tomcat started on port (\\d+)").matcher(container.log());
