@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -26,10 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -67,7 +66,7 @@ class DashboardIntegrationTests {
 
 	private static SingleNode node;
 
-	private static WebDriver browser;
+	private static ChromeDriver browser;
 
 	@BeforeAll
 	static void start() throws IOException {
@@ -285,7 +284,8 @@ class DashboardIntegrationTests {
 
 		new Select(browser.findElement(By.id("scale-label"))).selectByValue("log");
 		type(By.id("scale-count"), "3");
-		assertThat(clickForToast(By.id("scale"))).as("the scale endpoint's answer").startsWith("Scaling 'log' of 'scaled' to 3");
+		assertThat(clickForToast(By.id("scale"))).as("the scale endpoint's answer")
+			.startsWith("Scaling 'log' of 'scaled' to 3");
 		waitUntil(driver -> deployedInstances(driver, "scaled.sink.log.") == 3);
 		waitForText(By.cssSelector("#stream-graph .module[data-label='log'] .rate"), text -> text.endsWith("×3"));
 		screenshot("scale");
@@ -411,7 +411,7 @@ class DashboardIntegrationTests {
 	}
 
 	private static Object script(String script, Object... args) {
-		return ((JavascriptExecutor) browser).executeScript(script, args);
+		return browser.executeScript(script, args);
 	}
 
 	private static void sleep(Duration duration) throws InterruptedException {
@@ -421,9 +421,18 @@ class DashboardIntegrationTests {
 	private static void screenshot(String page) {
 		// the toasts of earlier steps would cover the documentation's pictures
 		script("document.querySelectorAll('#toasts .toast').forEach(toast => toast.remove())");
-		byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+		// the whole page, not only the window: Chromium's own screenshot beyond the viewport
+		@SuppressWarnings("unchecked")
+		Map<String, Object> size = (Map<String, Object>) browser.executeCdpCommand("Page.getLayoutMetrics", Map.of())
+			.get("cssContentSize");
+		Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", size.get("width"), "height", size.get("height"),
+				"scale", 1);
+		String png = (String) browser
+			.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true,
+					"clip", clip))
+			.get("data");
 		try {
-			Files.write(SCREENSHOTS.resolve("dashboard-" + page + ".png"), png);
+			Files.write(SCREENSHOTS.resolve("dashboard-" + page + ".png"), Base64.getDecoder().decode(png));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

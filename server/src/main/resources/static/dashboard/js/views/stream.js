@@ -187,6 +187,14 @@ export function mount(main, ctx, name) {
 		const undeployButton = h('button', { type: 'button', id: 'undeploy', onclick: () => run(ctx, undeployButton,
 			() => calls.undeploy(name), `Undeployed '${name}'`) }, 'Undeploy');
 		return {
+			/** The properties of the latest version, as a start for the next deploy or update. */
+			suggest(text) {
+				for (const area of [properties, updateProperties]) {
+					if (area.value === '' && document.activeElement !== area) {
+						area.value = text;
+					}
+				}
+			},
 			setLabels(names) {
 				const selected = label.value;
 				label.replaceChildren(...names.map((one) => h('option', { value: one }, one)));
@@ -234,6 +242,9 @@ export function mount(main, ctx, name) {
 		historyNote.textContent = 'Not deployed yet.';
 		history.hidden = entries.length === 0;
 		const latest = entries.length > 0 ? entries[0].version : null;
+		if (entries.length > 0) {
+			forms.suggest(propertiesText(entries[0].properties));
+		}
 		historyBody.replaceChildren(...entries.map((entry) => {
 			const cells = [h('td', { class: 'num' }, String(entry.version)),
 				h('td', {}, entry.status || ''), h('td', {}, formatTime(entry.time)),
