@@ -15,14 +15,18 @@ export const calls = {
 	destroy: (name) => api.delete(path`/streams/definitions/${name}`),
 };
 
-/** Runs a call for a button: disabled meanwhile; a toast says what came of it; then the data is polled again. */
+/**
+ * Runs a call for a button: disabled meanwhile; a toast says what came of it (the success text, then the server's
+ * message when it sent one; null: the server's message alone); then the data is polled again.
+ */
 export async function run(ctx, button, call, success) {
 	if (button) {
 		button.disabled = true;
 	}
 	try {
 		const answer = await call();
-		ctx.toast(typeof success === 'function' ? success(answer) : success, 'ok');
+		const said = answer && typeof answer.message === 'string' ? answer.message : null;
+		ctx.toast(success === null ? (said || 'Done') : (said ? `${success}: ${said}` : success), 'ok');
 		return answer;
 	}
 	catch (error) {
@@ -61,13 +65,13 @@ export function rowActions(ctx, stream) {
 		}
 		else {
 			const undeploy = h('button', { type: 'button', onclick: () => run(ctx, undeploy,
-				() => calls.undeploy(stream.name), `Undeployed '${stream.name}'`) }, 'Undeploy');
+				() => calls.undeploy(stream.name), null) }, 'Undeploy');
 			buttons.push(undeploy);
 		}
 	}
 	if (ctx.can('DESTROY')) {
 		buttons.push(confirmButton('Destroy', `Destroy '${stream.name}'?`, (button) => run(ctx, button,
-			() => calls.destroy(stream.name), `Destroyed '${stream.name}'`)));
+			() => calls.destroy(stream.name), null)));
 	}
 	return buttons;
 }

@@ -144,7 +144,15 @@ function route() {
 	document.querySelectorAll('#nav a').forEach((link) => {
 		link.classList.toggle('active', link.dataset.page === match.candidate.page);
 	});
-	const params = match.groups.slice(1).map(decodeURIComponent);
+	let params;
+	try {
+		params = match.groups.slice(1).map(decodeURIComponent);
+	}
+	catch {
+		// a hand-written address with a broken %-escape
+		location.replace('#/streams');
+		return;
+	}
 	current = match.candidate.view.mount(main, ctx, ...params);
 	document.title = `XD dashboard · ${document.querySelector('h1')?.textContent || ''}`;
 }

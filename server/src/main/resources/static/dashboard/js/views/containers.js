@@ -15,7 +15,14 @@ export function mount(main, ctx) {
 	let active = true;
 	let containers = null;
 
+	let asking = false;
+
 	async function update() {
+		if (asking) {
+			// the last answer has not come yet: a slow server gets no pile of requests
+			return;
+		}
+		asking = true;
 		try {
 			const page = await api.get('/runtime/containers?size=1000');
 			containers = page.content;
@@ -25,6 +32,9 @@ export function mount(main, ctx) {
 				list.replaceChildren(h('p', { class: 'error' }, error.message));
 			}
 			return;
+		}
+		finally {
+			asking = false;
 		}
 		if (active) {
 			render();

@@ -35,7 +35,7 @@ export function mount(main, ctx, name) {
 		h('p', { class: 'crumbs' }, h('a', { href: '#/streams' }, 'Streams'), ' / '),
 		h('div', { class: 'toolbar' }, h('h1', {}, name), status, h('span', { class: 'spacer' }),
 			ctx.can('DESTROY') && confirmButton('Destroy', `Destroy '${name}'?`, (button) => run(ctx, button,
-				() => calls.destroy(name), `Destroyed '${name}'`).then((answer) => {
+				() => calls.destroy(name), null).then((answer) => {
 				if (answer !== undefined) {
 					ctx.navigate('#/streams');
 				}
@@ -145,7 +145,8 @@ export function mount(main, ctx, name) {
 		const updateProperties = h('textarea', { id: 'update-properties', rows: 2, spellcheck: false,
 			placeholder: 'module.log.count=2' });
 		const label = h('select', { id: 'scale-label' });
-		const count = h('input', { id: 'scale-count', type: 'number', min: 0, max: 1000, value: 1 });
+		const count = h('input', { id: 'scale-count', type: 'number', min: 0, max: 1000, step: 1, value: 1,
+			required: true });
 		let counts = null;
 		label.addEventListener('change', () => {
 			count.value = currentCount(label.value);
@@ -185,7 +186,7 @@ export function mount(main, ctx, name) {
 				.then(loadHistory);
 		});
 		const undeployButton = h('button', { type: 'button', id: 'undeploy', onclick: () => run(ctx, undeployButton,
-			() => calls.undeploy(name), `Undeployed '${name}'`) }, 'Undeploy');
+			() => calls.undeploy(name), null) }, 'Undeploy');
 		return {
 			/** The properties of the latest version, as a start for the next deploy or update. */
 			suggest(text) {
