@@ -95,8 +95,3 @@ function parseModule(text) {
 	const options = [...rest.matchAll(OPTION)].map((match) => [match[1], match[2]]);
 	return { label: label || name, name, options, implicit: false };
 }
-
-/** The labels of a definition's modules, in order: what deployment properties and scale refer to. */
-export function labels(definition) {
-	return parseDefinition(definition).modules.map((module) => module.label);
-}
