@@ -1,5 +1,6 @@
 package io.xd.admin.web;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -136,6 +138,14 @@ public class ApiErrors extends ResponseEntityExceptionHandler {
 			case 415 -> "HttpMediaTypeNotSupportedException";
 			default -> (status >= 500) ? "ServerException" : "BadRequestException";
 		};
+	}
+
+	/** Writes {@link #body} as the whole response, for code that answers without Spring MVC (filters, handlers). */
+	public static void write(HttpServletResponse response, int status, String logref, String message)
+			throws IOException {
+		response.setStatus(status);
+		response.setContentType(JSON_UTF8.toString());
+		response.getWriter().write(json(body(logref, message)));
 	}
 
 	/** {@link #body} as JSON text, for code that writes responses without Spring MVC. */

@@ -2,10 +2,7 @@ package io.xd.server.web;
 
 import java.io.IOException;
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.RequestDispatcher;
@@ -17,6 +14,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.RequestPath;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
@@ -81,6 +79,15 @@ public class RequestChecks extends OncePerRequestFilter {
 				}
 			}
 		}
+		try {
+			// path parameters (";a=b") are decoded by Spring, not by Tomcat: a bad escape there fails in Spring's filters
+			RequestPath.parse(request.getRequestURI(), request.getContextPath());
+		}
+		catch (IllegalArgumentException ex) {
+			refuse(response, HttpStatus.BAD_REQUEST, "InvalidPathException", "The path could not be decoded: "
+					+ ex.getMessage());
+			return;
+		}
 		for (String accept : Collections.list(request.getHeaders(HttpHeaders.ACCEPT))) {
 			try {
 				MediaType.parseMediaTypes(accept);
@@ -132,11 +139,7 @@ public class RequestChecks extends OncePerRequestFilter {
 
 	private static void refuse(HttpServletResponse response, HttpStatus status, String logref, String message)
 			throws IOException {
-		List<Map<String, Object>> body = ApiErrors.body(logref, message);
-		response.setStatus(status.value());
-		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-		response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-		response.getWriter().write(ApiErrors.json(body));
+		ApiErrors.write(response, status.value(), logref, message);
 	}
 
 	private static String abbreviate(String text) {
