@@ -83,8 +83,10 @@ final class MalformedRequestGenerator {
 	 * A new malformed request, drawn from {@code random}.
 	 * @param stream an existing stream, which some requests name (and may deploy, undeploy or destroy); no request
 	 *     deletes a whole collection (every stream or every deployment)
+	 * @param authorization the {@code Authorization} header of a user allowed everything, sent with most requests
+	 *     (so that the API, not its access check, answers them)
 	 */
-	static Generated generate(Random random, String stream) {
+	static Generated generate(Random random, String stream, String authorization) {
 		String method = pick(random, METHODS);
 		String target = pick(random, TEMPLATES);
 		if (method.equals("DELETE") && !target.substring(0, (target + "?").indexOf('?')).contains("{}")) {
@@ -115,6 +117,9 @@ final class MalformedRequestGenerator {
 				" HTTP/1", " http/1.1", "" }) : " HTTP/1.1");
 		if (random.nextInt(30) != 0) {
 			write(head, "\r\nHost: 127.0.0.1");
+		}
+		if (random.nextInt(20) != 0) {
+			write(head, "\r\nAuthorization: " + authorization);
 		}
 		byte[] body = body(random);
 		String contentType = pick(random, CONTENT_TYPES);
