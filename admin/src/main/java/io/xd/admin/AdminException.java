@@ -11,7 +11,12 @@ public class AdminException extends RuntimeException {
 	private final String logref;
 
 	public AdminException(int status, String logref, String message) {
-		super(message);
+		this(status, logref, message, null);
+	}
+
+	/** With the fault behind it: a 5xx's cause is logged with its stack trace, never sent to the client. */
+	public AdminException(int status, String logref, String message, Throwable cause) {
+		super(message, cause);
 		this.status = status;
 		this.logref = logref;
 	}

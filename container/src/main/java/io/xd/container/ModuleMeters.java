@@ -19,6 +19,7 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
+import io.xd.bus.ConsumerFailedException;
 import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleType;
@@ -33,7 +34,8 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * input meters, a sink no output meters);</li>
  * <li>{@code xd.module.bytes.in} / {@code xd.module.bytes.out}: their payload sizes ({@code byte[]} length, or the
  * length in characters of a {@code String}; other payloads count 0);</li>
- * <li>{@code xd.module.errors}: messages whose handling threw;</li>
+ * <li>{@code xd.module.errors}: messages whose handling threw in this module (a failure further down a direct
+ * binding, thrown back through this module, is counted by the module where it happened);</li>
  * <li>{@code xd.module.handling}: the time the module took to handle a message, measured on one message in 64 so
  * that the clock is not read twice per message on the hot path;</li>
  * <li>{@code xd.module.latency} (tag {@code quantile}: 0.5, 0.95, 0.99, 0.999, 1.0) and
@@ -211,7 +213,10 @@ public final class ModuleMeters {
 				this.delegate.handleMessage(message);
 			}
 			catch (RuntimeException | Error ex) {
-				ModuleMeters.this.errors.increment();
+				// a failure further down a direct binding is counted by the module where it happened
+				if (!ConsumerFailedException.isReported(ex)) {
+					ModuleMeters.this.errors.increment();
+				}
 				throw ex;
 			}
 			finally {

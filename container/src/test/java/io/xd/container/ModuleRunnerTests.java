@@ -13,9 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageDeliveryException;
+import org.springframework.messaging.support.ErrorMessage;
 import org.springframework.messaging.support.GenericMessage;
 
 import io.xd.bus.BindingProperties;
+import io.xd.bus.ConsumerFailedException;
 import io.xd.bus.ProducerBinding;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.container.ModuleRunner.RunningModule;
@@ -37,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** The module runner on the local bus, with modules of the test's own: no ZooKeeper, no broker. */
 class ModuleRunnerTests {
@@ -50,6 +53,7 @@ class ModuleRunnerTests {
 			new TestProvider(ModuleType.PROCESSOR, "upper", UpperCase::new),
 			new TestProvider(ModuleType.SINK, "collector", Collector::new),
 			new TestProvider(ModuleType.PROCESSOR, "broken", Broken::new),
+			new TestProvider(ModuleType.SINK, "failing", Failing::new),
 			new TestProvider(ModuleType.SINK, "timed", Timed::new))), this.bus, this.meters,
 			ModuleContext.defaultDataDirectory());
 
@@ -72,6 +76,46 @@ class ModuleRunnerTests {
 			.isEqualTo(1);
 		assertThat(this.meters.get("xd.module.messages.out").tag("module", "upper").functionCounter().count())
 			.isEqualTo(1);
+	}
+
+	@Test
+	void aDirectlyBoundSinkThatThrowsCountsTheErrorAloneAndPublishesItToTheErrorsTopic() {
+		this.runner.deploy(deployment("failing", ModuleType.SINK, 2, pipe(1), null, null));
+		this.runner.deploy(deployment("upper", ModuleType.PROCESSOR, 1, pipe(0), pipe(1), null));
+		RunningModule source = this.runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));
+
+		// nothing subscribes to the errors topic: the failure is still counted
+		assertThatThrownBy(() -> ((Emitter) source.module()).emit("a")).isInstanceOf(ConsumerFailedException.class);
+		assertThat(errors("failing")).isEqualTo(1);
+		assertThat(errors("upper")).as("the processor passed the failure back; it did not fail").isZero();
+
+		List<Message<?>> errorTopic = new CopyOnWriteArrayList<>();
+		this.bus.bindPubSubConsumer(LocalMessageBus.ERRORS, null, errorTopic::add, BindingProperties.NONE);
+		assertThatThrownBy(() -> ((Emitter) source.module()).emit("b")).isInstanceOf(ConsumerFailedException.class);
+		await().atMost(5, TimeUnit.SECONDS).until(() -> errorTopic.size() == 1);
+		ErrorMessage error = (ErrorMessage) errorTopic.get(0);
+		assertThat(error.getPayload()).hasRootCauseMessage("cannot store B");
+		assertThat(error.getOriginalMessage().getPayload()).isEqualTo("B");
+		assertThat(errors("failing")).isEqualTo(2);
+		assertThat(errors("upper")).isZero();
+	}
+
+	@Test
+	void aSinkOnAQueueThatThrowsCountsTheErrorAndPublishesItToTheErrorsTopic() {
+		List<Message<?>> errorTopic = new CopyOnWriteArrayList<>();
+		this.bus.bindPubSubConsumer(LocalMessageBus.ERRORS, null, errorTopic::add, BindingProperties.NONE);
+		this.runner.deploy(deployment("failing", ModuleType.SINK, 0, "queue:work", null, null));
+		ProducerBinding producer = this.bus.bindProducer("queue:work", null, BindingProperties.NONE);
+
+		producer.channel().send(new GenericMessage<>("C"));
+
+		await().atMost(5, TimeUnit.SECONDS).until(() -> errorTopic.size() == 1);
+		assertThat(((ErrorMessage) errorTopic.get(0)).getPayload()).hasRootCauseMessage("cannot store C");
+		assertThat(errors("failing")).isEqualTo(1);
+	}
+
+	private double errors(String module) {
+		return this.meters.get("xd.module.errors").tag("module", module).functionCounter().count();
 	}
 
 	@Test
@@ -231,6 +275,15 @@ class ModuleRunnerTests {
 
 		@Override
 		public void handleMessage(Message<?> message) {
+		}
+	}
+
+	/** A sink that fails on every message. */
+	static final class Failing implements Sink {
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			throw new IllegalStateException("cannot store " + message.getPayload());
 		}
 	}
 

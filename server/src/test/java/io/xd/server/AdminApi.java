@@ -54,6 +54,12 @@ class AdminApi {
 		return this;
 	}
 
+	/** The value of the {@code Authorization} header this client sends, or null without credentials. */
+	String authorization() {
+		return (this.username == null) ? null : "Basic " + Base64.getEncoder()
+			.encodeToString((this.username + ":" + this.password).getBytes(StandardCharsets.UTF_8));
+	}
+
 	/** A client of the same server with other credentials (null: none). */
 	AdminApi as(String username, String password) {
 		return new AdminApi(this.base).withCredentials(username, password);
@@ -101,8 +107,7 @@ class AdminApi {
 
 	Response send(HttpRequest.Builder request) {
 		if (this.username != null) {
-			request.setHeader("Authorization", "Basic " + Base64.getEncoder()
-				.encodeToString((this.username + ":" + this.password).getBytes(StandardCharsets.UTF_8)));
+			request.setHeader("Authorization", authorization());
 		}
 		try {
 			HttpResponse<String> response = this.http.send(request.timeout(Duration.ofSeconds(30)).build(),

@@ -8,22 +8,35 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.apache.curator.framework.CuratorFramework;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
+import io.xd.admin.dsl.StreamParser;
+import io.xd.admin.web.ApiErrors;
+import io.xd.admin.stream.StreamLimits;
 import io.xd.server.AdminApi.Response;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Sends hundreds of malformed definitions, deployment property strings and request bodies to a running singlenode:
- * every answer must be a 4xx whose body is a JSON array of errors with a readable message, never a 5xx.
+ * Sends malformed requests to a running singlenode: hundreds of malformed definitions, deployment property strings
+ * and request bodies; requests with bad encodings, charsets, names, methods and media types; requests that Tomcat
+ * refuses before the application sees them, over raw sockets; and ten thousand generated ones. Every answer must be
+ * a 4xx whose body is a JSON array of errors with a readable message, never a 5xx; a 5xx is kept for a fault of the
+ * server, and its body carries the id of the logged stack trace.
  */
 class MalformedRequestsIntegrationTests {
 
@@ -39,6 +52,8 @@ class MalformedRequestsIntegrationTests {
 
 	private static final List<String> BAD_DEPLOYMENT_JSON = List.of("{\"properties\":\"module.*.count=z\"}",
 			"{\"properties\":\"module.nope.count=1\"}", "{\"properties\": 5}");
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@TempDir
 	static Path data;
@@ -121,18 +136,216 @@ class MalformedRequestsIntegrationTests {
 		assertThat(failures).as("requests (seed %d) not answered with a readable 4xx", seed).isEmpty();
 	}
 
+	@Test
+	void answersBadEncodingsCharsetsNamesMethodsAndMediaTypesWithTheRightStatus() {
+		String form = "application/x-www-form-urlencoded";
+		Map<String, Integer> expected = new LinkedHashMap<>();
+		List<Supplier<Response>> requests = new ArrayList<>();
+		BiConsumer<Integer, Supplier<Response>> expect = (status, request) -> {
+			requests.add(request);
+			expected.put("request " + requests.size(), status);
+		};
+		expect.accept(400, () -> node.post("/streams/definitions", form, "name=%ZZ&definition=time%7Clog"));
+		expect.accept(400, () -> node.post("/streams/definitions", form, "name=a%&definition=time%7Clog"));
+		expect.accept(400, () -> node.post("/streams/definitions", form, "name=%ED%A0%80&definition=time%7Clog"));
+		expect.accept(400, () -> node.post("/streams/definitions", form, "name=%C3%28&definition=time%7Clog"));
+		expect.accept(400, () -> node.post("/streams/definitions", "multipart/form-data", "name=x"));
+		expect.accept(400, () -> node.post("/streams/definitions", "multipart/form-data; boundary=xyz",
+				"--xyz\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\n%ZZ"));
+		expect.accept(415, () -> node.post("/streams/definitions", form + "; charset=nope", "name=a&definition=b"));
+		expect.accept(415, () -> node.post("/streams/definitions", "application/json; charset=bogus", "{}"));
+		expect.accept(400, () -> node.post("/streams/definitions", "a/b/c", "x"));
+		expect.accept(400, () -> node.send(HttpRequest.newBuilder(URI.create(node.baseUri() + "/streams/definitions"))
+			.header("Accept", "application/json;q=x")));
+		expect.accept(415, () -> node.post("/streams/definitions", "text/plain", "time | log"));
+		expect.accept(415, () -> node.post("/streams/deployments/target", "application/xml", "<properties/>"));
+		expect.accept(400, () -> node.post("/streams/definitions", "application/json",
+				"{\"name\":\"\\ud800\",\"definition\":\"time | log\",\"deploy\":false}"));
+		// path variables no stream can have, most of which ZooKeeper cannot store either
+		for (String name : List.of("..", "%2E%2E", "a%2Fb", "a%2F..%2F", "a%0Ab", "a%7Fb", "%E2%80%8B",
+				"n".repeat(StreamLimits.DEFAULTS.maxNameLength() + 1))) {
+			expect.accept(400, () -> node.get("/streams/definitions/" + name));
+			expect.accept(400, () -> node.delete("/streams/deployments/" + name));
+			expect.accept(400, () -> node.postForm("/streams/deployments/" + name, form("properties", "")));
+		}
+		expect.accept(400, () -> node.postForm("/streams/definitions",
+				form("name", "n".repeat(StreamLimits.DEFAULTS.maxNameLength() + 1), "definition", "time | log")));
+		expect.accept(400, () -> node.postForm("/streams/definitions", form("name", "long", "definition",
+				"lbl" + "l".repeat(StreamParser.MAX_NAME_LENGTH) + ": time | log", "deploy", "false")));
+		expect.accept(400, () -> node.postForm("/streams/definitions", form("name", "huge", "definition",
+				"time --format=" + "x".repeat(StreamLimits.DEFAULTS.maxDefinitionLength()) + " | log", "deploy",
+				"false")));
+		expect.accept(413, () -> node.post("/streams/definitions", form, "definition=" + "x".repeat(3 << 20)));
+		expect.accept(405, () -> node.send(HttpRequest.newBuilder(URI.create(node.baseUri() + "/streams/definitions"))
+			.method("TRACE", HttpRequest.BodyPublishers.noBody())));
+		expect.accept(405, () -> node.send(HttpRequest.newBuilder(URI.create(node.baseUri() + "/modules"))
+			.method("FOO", HttpRequest.BodyPublishers.noBody())));
+		expect.accept(404, () -> node.get("/error"));
+
+		List<String> failures = new ArrayList<>();
+		for (int i = 0; i < requests.size(); i++) {
+			Response response = requests.get(i).get();
+			int status = expected.get("request " + (i + 1));
+			String problem = (response.status() != status) ? "not a " + status
+					: check(response.status(), response.body());
+			if (problem != null) {
+				failures.add("request " + (i + 1) + ": " + problem + ": " + response.status() + " "
+						+ abbreviate(response.body()));
+			}
+		}
+		assertThat(failures).isEmpty();
+	}
+
+	/**
+	 * What Tomcat refuses before any filter or servlet, and what HttpClient would not send: answered in the same JSON
+	 * shape, over a raw socket.
+	 */
+	@Test
+	void answersWhatTomcatRefusesBeforeTheApplicationWithA4xxAndJson() {
+		RawHttp http = new RawHttp(URI.create(node.baseUri()).getPort());
+		// authenticated, so that what the API itself would answer is not hidden behind a 401
+		String host = "\r\nHost: 127.0.0.1\r\nAuthorization: " + node.authorization();
+		Map<String, Integer> expected = new LinkedHashMap<>();
+		expected.put("GET /streams/definitions?page=%ZZ HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions?page=%ED%A0%80 HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions/a\u0001b HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions/a%00b HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions/%ZZ HTTP/1.1" + host, 400);
+		expected.put("GET /streams/def|initions?a={} HTTP/1.1" + host, 400);
+		expected.put("GET /../../etc/passwd HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions/" + "a".repeat(9_000) + " HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions HTTP/1.1" + host + "\r\nX-Big: " + "a".repeat(9_000), 400);
+		expected.put("GET /streams/definitions HTTP/1.1" + host + "\r\nNo colon", 400);
+		expected.put("GET /streams/definitions HTTP/1.1" + host + "\r\nX-Nul: a\u0000b", 400);
+		expected.put("GET /streams/definitions HTTP/1.1" + host + host, 400);
+		expected.put("G{T /streams/definitions HTTP/1.1" + host, 400);
+		expected.put("GET /streams/definitions HTTP/9.9" + host, 400);
+		expected.put("GET /streams/definitions HTTP/1.1" + host + "\r\nTransfer-Encoding: gzip", 400);
+		expected.put("POST /streams/definitions HTTP/1.1" + host + "\r\nContent-Length: abc", 400);
+		expected.put("TRACE /streams/definitions HTTP/1.1" + host, 405);
+		List<String> failures = new ArrayList<>();
+		expected.forEach((head, status) -> {
+			RawHttp.Response response = http.send(RawHttp.request(head, new byte[0]));
+			String problem = (response.status() != status) ? "not a " + status
+					: check(response.status(), response.body());
+			if (problem != null) {
+				failures.add(abbreviate(head) + ": " + problem + ": " + response.status() + " "
+						+ abbreviate(response.body()));
+			}
+		});
+		RawHttp.Response badChunk = http.send(RawHttp.request("POST /streams/definitions HTTP/1.1" + host
+				+ "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked", "zz\r\n".getBytes()));
+		assertThat(badChunk.status()).isEqualTo(400);
+		assertThat(check(badChunk.status(), badChunk.body())).isNull();
+		assertThat(failures).isEmpty();
+	}
+
+	/**
+	 * Ten thousand generated malformed requests (see {@link MalformedRequestGenerator}), over raw sockets: not one
+	 * is answered with a 5xx, every refusal carries the JSON error body, and the server still works afterwards.
+	 */
+	@Test
+	void answersTenThousandGeneratedMalformedRequestsWithA4xxNeverA5xx() {
+		int requests = 10_000;
+		// the generator's requests may deploy, undeploy or destroy this one, and leave the other tests' alone
+		assertThat(node.createStream("generated", "time | log", false).status()).isEqualTo(201);
+		long seed = Long.getLong("xd.test.seed", System.nanoTime());
+		Random random = new Random(seed);
+		RawHttp http = new RawHttp(URI.create(node.baseUri()).getPort());
+		Map<String, Integer> classes = new TreeMap<>();
+		List<String> failures = new ArrayList<>();
+		long started = System.nanoTime();
+		for (int i = 0; i < requests; i++) {
+			MalformedRequestGenerator.Generated request = MalformedRequestGenerator.generate(random, "generated",
+					node.authorization());
+			RawHttp.Response response = http.send(request.bytes());
+			String statusClass = switch (response.status()) {
+				case -1 -> "no answer";
+				case 0 -> "HTTP/0.9 answer (no status line)";
+				default -> (response.status() / 100) + "xx";
+			};
+			classes.merge(statusClass, 1, Integer::sum);
+			String problem = (response.status() < 0) ? "no answer"
+					: (response.status() == 0) ? checkJson(response.body())
+					: (response.status() >= 500) ? "a 5xx"
+					: (response.status() < 400 || request.method().equals("HEAD")) ? null
+					: check(400, response.body());
+			if (problem != null && failures.size() < 20) {
+				failures.add(problem + ": " + response.status() + " " + abbreviate(response.body()) + " <- "
+						+ request.describe().replaceAll("(.{200}).{200,}(.{300})", "$1...$2"));
+			}
+		}
+		long millis = (System.nanoTime() - started) / 1_000_000;
+		System.out.printf("%d generated requests (seed %d; replay with -Dxd.test.seed=%d) in %d ms: %s%n", requests,
+				seed, seed, millis, classes);
+		assertThat(failures).as("seed %d, status classes %s", seed, classes).isEmpty();
+		assertThat(classes).doesNotContainKey("5xx");
+		assertThat(classes.getOrDefault("4xx", 0)).as("most requests are refused").isGreaterThan(requests / 2);
+		assertThat(node.get("/streams/definitions").status()).isEqualTo(200);
+		assertThat(node.createStream("afterwards", "time | log", false).status()).isEqualTo(201);
+		assertThat(node.status("afterwards")).isEqualTo("undeployed");
+	}
+
+	/**
+	 * A fault of the server (here, its ZooKeeper client closed under it) is a 5xx whose body carries an id, and that
+	 * id finds the logged stack trace.
+	 */
+	@Test
+	void answersAServerFaultWithA5xxWhoseIdFindsTheLoggedStackTrace(@TempDir Path otherData) {
+		ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory
+			.getLogger(ApiErrors.class);
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		logged.start();
+		logger.addAppender(logged);
+		try (SingleNode broken = new SingleNode(otherData)) {
+			broken.context().getBean(CuratorFramework.class).close();
+			Response response = broken.get("/streams/definitions/ticktock");
+			assertThat(response.status()).isEqualTo(503);
+			JsonNode error = response.json().get(0);
+			String id = error.get("id").asString();
+			assertThat(id).matches("[0-9a-f]{16}");
+			assertThat(error.get("message").asString()).contains(id).doesNotContain("\tat ");
+			assertThat(logged.list).anySatisfy(event -> {
+				assertThat(event.getFormattedMessage()).contains(id);
+				assertThat(event.getThrowableProxy()).isNotNull();
+			});
+		}
+		finally {
+			logger.detachAppender(logged);
+		}
+	}
+
 	private static String check(Response response) {
 		if (response.status() < 400 || response.status() >= 500) {
 			return "not a 4xx";
 		}
+		return check(response.status(), response.body());
+	}
+
+	/**
+	 * An HTTP/0.9 answer (to a request line without a version) has no status line: whatever it answers, its body is
+	 * JSON, an error in the API's shape or what a GET returns.
+	 */
+	private static String checkJson(String text) {
+		try {
+			JsonNode body = JSON.readTree(text);
+			return (body != null && body.isArray()) ? check(400, text) : null;
+		}
+		catch (RuntimeException ex) {
+			return "an HTTP/0.9 answer that is not JSON";
+		}
+	}
+
+	/** Null when the body is the REST API's error body with a readable message, else what is wrong with it. */
+	private static String check(int status, String text) {
 		JsonNode body;
 		try {
-			body = response.json();
+			body = JSON.readTree(text);
 		}
 		catch (RuntimeException ex) {
 			return "body is not JSON";
 		}
-		if (!body.isArray() || body.isEmpty()) {
+		if (body == null || !body.isArray() || body.isEmpty()) {
 			return "body is not an array of errors";
 		}
 		String message = body.get(0).path("message").asString("");

@@ -33,6 +33,11 @@ final class SingleNode extends AdminApi implements AutoCloseable {
 		}
 	}
 
+	/** The application context of this singlenode. */
+	ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
 	/** The running module with this id in the singlenode's container, or null. */
 	Module module(String moduleId) {
 		ContainerServer container = this.context.getBean(ContainerServer.class);

@@ -255,6 +255,6 @@ public final class ClusterStore {
 			return admin;
 		}
 		return new AdminException(503, "ClusterUnavailableException",
-				"The cluster state in ZooKeeper could not be read or written: " + ex);
+				"The cluster state in ZooKeeper could not be read or written: " + ex.getClass().getSimpleName(), ex);
 	}
 }

@@ -74,7 +74,13 @@ public enum DslErrorCode {
 
 	/** A {@code ;} outside quotes: one definition holds exactly one stream. */
 	MULTIPLE_STREAMS("XD117E",
-			"expected a single stream but found ';'; a definition holds one stream, so create each stream on its own");
+			"expected a single stream but found ';'; a definition holds one stream, so create each stream on its own"),
+
+	/**
+	 * A name longer than {@link StreamParser#MAX_NAME_LENGTH}: names end up in ZooKeeper paths, module ids and
+	 * Kafka topic names (at most 249 characters), so they are kept short.
+	 */
+	NAME_TOO_LONG("XD118E", "expected at most %d characters in %s but found %d");
 
 	private final String code;
 

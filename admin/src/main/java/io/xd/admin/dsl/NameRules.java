@@ -8,7 +8,9 @@ package io.xd.admin.dsl;
  * <li>labels, module names, option names and channel names: ASCII letters, digits or {@code _} first, then also
  * {@code $} or {@code -}.</li>
  * </ul>
- * A breach is a {@link DslException} positioned at the offending character.
+ * Every name but a stream name has at most {@link StreamParser#MAX_NAME_LENGTH} characters (a stream name's limit is
+ * the admin's, {@code xd.admin.limits.maxNameLength}). A breach is a {@link DslException} positioned at the
+ * offending character.
  */
 final class NameRules {
 
@@ -22,6 +24,7 @@ final class NameRules {
 	 */
 	static void checkName(String text, Token word, String what) {
 		String name = word.text();
+		checkLength(text, word, what);
 		for (int i = 0; i < name.length(); i++) {
 			char c = name.charAt(i);
 			boolean ascii = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -52,6 +55,14 @@ final class NameRules {
 		if (bad > 0) {
 			throw new DslException(DslErrorCode.ILLEGAL_STREAM_NAME, text, word.start() + bad,
 					"only letters, digits, '_', '$' or '-'", Tokenizer.describeCodePoint(name.codePointAt(bad)), name);
+		}
+	}
+
+	private static void checkLength(String text, Token word, String what) {
+		int length = word.text().length();
+		if (length > StreamParser.MAX_NAME_LENGTH) {
+			throw new DslException(DslErrorCode.NAME_TOO_LONG, text, word.start() + StreamParser.MAX_NAME_LENGTH,
+					StreamParser.MAX_NAME_LENGTH, what, length);
 		}
 	}
 

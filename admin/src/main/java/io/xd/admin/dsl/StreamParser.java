@@ -33,6 +33,13 @@ package io.xd.admin.dsl;
 public final class StreamParser {
 
 	/**
+	 * The most characters a label, module, option or channel name may have: names become parts of ZooKeeper paths,
+	 * module ids and Kafka topic names (at most 249 characters). A stream name's limit is the admin's
+	 * ({@code xd.admin.limits.maxNameLength}).
+	 */
+	public static final int MAX_NAME_LENGTH = 64;
+
+	/**
 	 * Parses one stream definition.
 	 * @param definition the text to parse; null is rejected like an empty definition
 	 * @return the parsed stream, never null
@@ -49,7 +56,8 @@ public final class StreamParser {
 	/**
 	 * Checks a stream name against the STREAMNAME rule above.
 	 * @param name a candidate stream name
-	 * @return the index of its first offending character (0 for an empty name), or -1 when it is valid
+	 * @return the index of its first offending character (0 for an empty name), or -1 when it is valid; a name
+	 *     longer than {@link #MAX_NAME_LENGTH} is not checked here
 	 */
 	public static int invalidStreamNameIndex(String name) {
 		return NameRules.invalidStreamNameIndex(name);

@@ -26,6 +26,7 @@ import io.xd.core.cluster.StreamRelease;
  */
 public final class StreamService {
 
+
 	private final ClusterStore store;
 
 	private final StreamPlanner planner;
@@ -330,7 +331,9 @@ public final class StreamService {
 		return complete ? DeploymentState.DEPLOYED : DeploymentState.INCOMPLETE;
 	}
 
+	/** The stream of that name; a name no stream can have is refused before ZooKeeper is asked. */
 	private StreamRecord find(String name) {
+		checkName(name);
 		return this.store.findStream(name).orElseThrow(() -> AdminException.noSuchStream(name));
 	}
 
@@ -338,7 +341,13 @@ public final class StreamService {
 		return this.store.findStream(name).map(StreamRecord::definition);
 	}
 
-	private static void checkName(String name) {
+	private void checkName(String name) {
+		int limit = this.limits.maxNameLength();
+		if (name.length() > limit) {
+			throw AdminException.badRequest("InvalidStreamNameException", "Stream name '" + name.substring(0, limit)
+					+ "...' has " + name.length() + " characters; the limit is " + limit
+					+ " (xd.admin.limits.maxNameLength)");
+		}
 		if (StreamParser.invalidStreamNameIndex(name) >= 0) {
 			throw AdminException.badRequest("InvalidStreamNameException", "Stream name '" + name
 					+ "' is not valid: it must start with a letter, '_' or '$' and contain only letters, digits, "

@@ -15,7 +15,8 @@ import io.xd.admin.AdminException;
 
 /**
  * The named fields of a request, whether sent as form fields or query parameters (as Spring XD's clients do) or
- * as a JSON object with the same names. Values of JSON fields are read as text; nested objects are refused.
+ * as a JSON object with the same names. Values of JSON fields are read as text; nested objects are refused. A body
+ * of any other media type is refused with 415.
  */
 final class RequestFields {
 
@@ -27,23 +28,42 @@ final class RequestFields {
 	}
 
 	static Map<String, String> read(HttpServletRequest request) {
+		MediaType type = mediaType(request);
 		Map<String, String> fields = new LinkedHashMap<>();
 		request.getParameterMap().forEach((name, values) -> fields.put(name, values.length == 0 ? "" : values[0]));
-		String contentType = request.getContentType();
-		if (contentType != null && isJson(contentType)) {
+		if (type != null && isJson(type)) {
 			fields.putAll(readJson(request));
 		}
 		return fields;
 	}
 
-	private static boolean isJson(String contentType) {
+	/** The media type of the body, null without a body; one that cannot carry fields is refused with 415. */
+	private static MediaType mediaType(HttpServletRequest request) {
+		boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+		if (!hasBody) {
+			return null;
+		}
+		String contentType = request.getContentType();
+		MediaType type = null;
 		try {
-			MediaType type = MediaType.parseMediaType(contentType);
-			return type.getSubtype().equals("json") || type.getSubtype().endsWith("+json");
+			type = (contentType == null) ? null : MediaType.parseMediaType(contentType);
 		}
 		catch (RuntimeException ex) {
-			return false;
+			// refused below, like any type that is not one of ours
 		}
+		if (type == null || !(isJson(type) || MediaType.APPLICATION_FORM_URLENCODED.equalsTypeAndSubtype(type)
+				|| MediaType.MULTIPART_FORM_DATA.equalsTypeAndSubtype(type))) {
+			String shown = (contentType == null) ? "" : contentType;
+			shown = (shown.length() > 100) ? shown.substring(0, 100) + "..." : shown;
+			throw new AdminException(415, "HttpMediaTypeNotSupportedException", "Content type '" + shown
+					+ "' is not supported here: send the fields as "
+					+ "application/x-www-form-urlencoded, multipart/form-data or application/json");
+		}
+		return type;
+	}
+
+	private static boolean isJson(MediaType type) {
+		return type.getSubtype().equals("json") || type.getSubtype().endsWith("+json");
 	}
 
 	private static Map<String, String> readJson(HttpServletRequest request) {

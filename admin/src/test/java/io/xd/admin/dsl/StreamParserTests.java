@@ -571,6 +571,14 @@ class StreamParserTests {
 		}
 
 		@Test
+		void rejectsNamesOverSixtyFourCharacters() {
+			String name = "n".repeat(StreamParser.MAX_NAME_LENGTH);
+			assertThat(parse(name + ": time | log").modules().get(0).label()).isEqualTo(name);
+			assertError(name + "x: time | log", DslErrorCode.NAME_TOO_LONG, 64, "at most 64 characters in label");
+			assertError("time | " + name + "x", DslErrorCode.NAME_TOO_LONG, 71, "module name but found 65");
+		}
+
+		@Test
 		void rejectsMoreThanOneStream() {
 			assertError("time | log; http | file", DslErrorCode.MULTIPLE_STREAMS, 10, "found ';'");
 			assertError("time --a=x;y", DslErrorCode.MULTIPLE_STREAMS, 10);
@@ -662,6 +670,7 @@ class StreamParserTests {
 				TAP_AS_SINK                  | `time > tap:queue:x`
 				UNSUPPORTED_TAP_KIND         | `tap:job:j > log`
 				MULTIPLE_STREAMS             | `time; log`
+				NAME_TOO_LONG                | `time | log --l12345678901234567890123456789012345678901234567890123456789012345=1`
 				""")
 		void reachesEveryErrorCode(DslErrorCode code, String definition) {
 			assertThat(error(definition == null ? "" : definition).code()).isEqualTo(code);

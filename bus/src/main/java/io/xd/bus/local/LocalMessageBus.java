@@ -19,6 +19,7 @@ import org.springframework.messaging.support.ErrorMessage;
 
 import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
+import io.xd.bus.ConsumerFailedException;
 import io.xd.bus.MessageBus;
 import io.xd.bus.ProducerBinding;
 import io.xd.core.BindingKeys;
@@ -29,17 +30,21 @@ import io.xd.core.ChannelNames;
  * <ul>
  * <li><b>Anonymous pipes</b> ({@code <stream>.<n>}) are <em>direct bindings</em>: the producer's {@code send} calls
  * the consumer on the producer's thread, with no queue, no copy, no header added and no allocation by the bus. A
- * consumer's exception is thrown back to the producer. Sending before a consumer binds is rejected; several
- * consumers of one pipe take turns.</li>
+ * consumer's failure is reported (see below), then thrown back to the producer as a
+ * {@link ConsumerFailedException} whose cause is the consumer's exception; through a chain of directly bound
+ * modules it is reported once, where it happened. Sending before a consumer binds is rejected; several consumers of
+ * one pipe take turns.</li>
  * <li><b>{@code queue:}</b> channels keep messages in a bounded queue until a consumer takes them, so a producer
  * may run before any consumer exists; consumers compete, each on a thread of its own.</li>
  * <li><b>{@code topic:}</b> channels and <b>taps</b> give every consumer group a copy, through a bounded queue per
  * group; what is published while a topic has no group is not kept. A producer bound with a tap name publishes to
  * the tap only while the tap has subscribers, so an untapped stream pays nothing for taps.</li>
  * </ul>
- * Full queues block the producer rather than lose messages. A consumer that fails on a queued message has the
- * failure logged and published, as an {@link ErrorMessage} carrying the message, to {@value #ERRORS}, which any
- * stream may consume ({@code topic:xd.errors > log}). The local bus accepts no binding properties.
+ * Full queues block the producer rather than lose messages. A consumer that fails on a message, directly bound or
+ * queued, has the failure logged and published, as an {@link ErrorMessage} carrying the exception and the message,
+ * to {@value #ERRORS}, which any stream may consume ({@code topic:xd.errors > log}); like any topic, it keeps nothing
+ * while no one consumes it, but the log line is always written. An {@link Error} (such as
+ * {@link OutOfMemoryError}) is thrown as it is, unreported. The local bus accepts no binding properties.
  */
 public final class LocalMessageBus implements MessageBus {
 
@@ -117,11 +122,12 @@ public final class LocalMessageBus implements MessageBus {
 			return track(new SimpleBinding(name, remove));
 		}
 		DirectPipe pipe = this.pipes.computeIfAbsent(name, key -> new DirectPipe());
-		pipe.consumers.add(handler);
+		MessageHandler reporting = reportingFailures(name, handler);
+		pipe.consumers.add(reporting);
 		pipe.producers.forEach(this::rewire);
 		return track(new SimpleBinding(name, () -> {
 			synchronized (this) {
-				pipe.consumers.remove(handler);
+				pipe.consumers.remove(reporting);
 				pipe.producers.forEach(this::rewire);
 			}
 		}));
@@ -231,7 +237,31 @@ public final class LocalMessageBus implements MessageBus {
 		return this.topics.computeIfAbsent(name, key -> new Topic());
 	}
 
+	/**
+	 * A directly bound consumer whose failure is reported here, where it happened, and thrown back as a
+	 * {@link ConsumerFailedException}; one that a consumer further down reported is thrown back as it is.
+	 */
+	private MessageHandler reportingFailures(String channel, MessageHandler consumer) {
+		return message -> {
+			try {
+				consumer.handleMessage(message);
+			}
+			catch (RuntimeException ex) {
+				if (ConsumerFailedException.isReported(ex)) {
+					throw ex;
+				}
+				failed(channel, message, ex);
+				throw new ConsumerFailedException(message, "A consumer of '" + channel
+						+ "' failed to handle the message; the failure is published to " + ERRORS, ex);
+			}
+		};
+	}
+
 	private void failed(String channel, Message<?> message, Throwable ex) {
+		if (ConsumerFailedException.isReported(ex)) {
+			// a directly bound consumer further down failed, and was reported there
+			return;
+		}
 		logger.error("A consumer of '{}' failed to handle a message; it is published to {}", channel, ERRORS, ex);
 		if (ERRORS.equals(channel)) {
 			return;

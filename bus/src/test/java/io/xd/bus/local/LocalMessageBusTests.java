@@ -18,6 +18,7 @@ import org.springframework.messaging.support.GenericMessage;
 
 import io.xd.bus.AbstractMessageBusContractTests.Received;
 import io.xd.bus.BindingProperties;
+import io.xd.bus.ConsumerFailedException;
 import io.xd.bus.ProducerBinding;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,9 +54,66 @@ class LocalMessageBusTests {
 		}, BindingProperties.NONE);
 		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE);
 
-		assertThatExceptionOfType(IllegalStateException.class)
+		assertThatExceptionOfType(ConsumerFailedException.class)
 			.isThrownBy(() -> producer.channel().send(new GenericMessage<>("x")))
+			.withMessageContaining("A consumer of 's.0' failed")
+			.havingCause()
+			.isInstanceOf(IllegalStateException.class)
 			.withMessage("bad payload");
+	}
+
+	@Test
+	void publishesADirectlyBoundFailureToTheErrorsTopicOnceWhereItHappened() {
+		Received errors = new Received();
+		this.bus.bindPubSubConsumer(LocalMessageBus.ERRORS, null, errors, BindingProperties.NONE);
+		// s.0 -> a processor that wraps what its output throws -> s.1 -> a sink that fails
+		ProducerBinding processorOutput = this.bus.bindProducer("s.1", null, BindingProperties.NONE);
+		this.bus.bindConsumer("s.0", message -> {
+			try {
+				processorOutput.channel().send(message);
+			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException("processor wraps it", ex);
+			}
+		}, BindingProperties.NONE);
+		this.bus.bindConsumer("s.1", message -> {
+			throw new IllegalArgumentException("sink refuses " + message.getPayload());
+		}, BindingProperties.NONE);
+		ProducerBinding source = this.bus.bindProducer("s.0", null, BindingProperties.NONE);
+
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> source.channel().send(new GenericMessage<>("m1")))
+			.satisfies(ex -> assertThat(ConsumerFailedException.isReported(ex)).isTrue());
+
+		await().atMost(5, TimeUnit.SECONDS).until(() -> errors.count() == 1);
+		ErrorMessage error = (ErrorMessage) errors.messages().get(0);
+		assertThat(error.getPayload()).hasRootCauseMessage("sink refuses m1");
+		assertThat(((MessagingException) error.getPayload()).getFailedMessage().getPayload()).isEqualTo("m1");
+		assertThat(error.getHeaders().get("xd_channel")).isEqualTo("s.1");
+		// and only there: not again at s.0, whose consumer threw the reported failure back, wrapped
+		await().pollDelay(300, TimeUnit.MILLISECONDS).atMost(5, TimeUnit.SECONDS).until(() -> true);
+		assertThat(errors.count()).isEqualTo(1);
+	}
+
+	@Test
+	void aQueuedConsumerWhoseDirectlyBoundDownstreamFailedIsNotReportedTwice() {
+		Received errors = new Received();
+		this.bus.bindPubSubConsumer(LocalMessageBus.ERRORS, null, errors, BindingProperties.NONE);
+		ProducerBinding processorOutput = this.bus.bindProducer("s.1", null, BindingProperties.NONE);
+		this.bus.bindConsumer("queue:in", message -> processorOutput.channel().send(message), BindingProperties.NONE);
+		this.bus.bindConsumer("s.1", message -> {
+			throw new IllegalArgumentException("sink refuses " + message.getPayload());
+		}, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("queue:in", null, BindingProperties.NONE);
+
+		producer.channel().send(new GenericMessage<>("q1"));
+		producer.channel().send(new GenericMessage<>("q2"));
+
+		await().atMost(5, TimeUnit.SECONDS).until(() -> errors.count() >= 2);
+		// the queue's consumer threw the reported failure back: it is not published a second time
+		await().pollDelay(300, TimeUnit.MILLISECONDS).atMost(5, TimeUnit.SECONDS).until(() -> true);
+		assertThat(errors.messages()).extracting(message -> message.getHeaders().get("xd_channel"))
+			.containsExactly("s.1", "s.1");
 	}
 
 	@Test

@@ -1,22 +1,19 @@
 package io.xd.server.security;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+
+import io.xd.admin.web.ApiErrors;
 
 /**
  * The security answers in the REST API's error format (a JSON array of {@code {"logref", "message"}}): 401 asks for
@@ -24,19 +21,11 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  */
 final class JsonErrors {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
-
 	private JsonErrors() {
 	}
 
 	static void write(HttpServletResponse response, int status, String logref, String message) throws IOException {
-		Map<String, String> error = new LinkedHashMap<>();
-		error.put("logref", logref);
-		error.put("message", message);
-		response.setStatus(status);
-		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-		response.setCharacterEncoding("UTF-8");
-		response.getWriter().write(JSON.writeValueAsString(List.of(error)));
+		ApiErrors.write(response, status, logref, message);
 	}
 
 	/** 401, with the schemes the server accepts. */
