@@ -32,7 +32,8 @@ class ShellCompleterTests {
 
 	@Test
 	void completesFollowingWords() {
-		assertThat(complete("stream ")).containsExactly("all", "create", "deploy", "destroy", "list", "undeploy");
+		assertThat(complete("stream ")).containsExactly("all", "create", "deploy", "destroy", "history", "list",
+				"manifest", "rollback", "scale", "undeploy", "update");
 		assertThat(complete("stream d")).containsExactly("deploy", "destroy");
 		assertThat(complete("stream all u")).containsExactly("undeploy");
 	}
