@@ -24,6 +24,7 @@ import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -38,7 +39,7 @@ public final class ModuleRunner {
 
 	private static final Logger logger = LoggerFactory.getLogger(ModuleRunner.class);
 
-	private final ModuleRegistry registry;
+	private final ModuleLocator modules;
 
 	private final MessageBus bus;
 
@@ -50,7 +51,12 @@ public final class ModuleRunner {
 	}
 
 	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry) {
-		this.registry = Objects.requireNonNull(registry, "registry");
+		this(Objects.requireNonNull(registry, "registry")::find, bus, meterRegistry);
+	}
+
+	/** A runner that finds modules through {@code modules}, such as a {@link CustomModuleFetcher}. */
+	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry) {
+		this.modules = Objects.requireNonNull(modules, "modules");
 		this.bus = Objects.requireNonNull(bus, "bus");
 		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
 	}
@@ -62,15 +68,20 @@ public final class ModuleRunner {
 	 */
 	public RunningModule deploy(ModuleDeployment deployment) {
 		ModuleType type = ModuleType.fromLabel(deployment.type());
-		ModuleProvider provider = this.registry.find(type, deployment.name())
+		ModuleProvider provider = this.modules.find(type, deployment.name())
 			.orElseThrow(() -> new IllegalArgumentException(
 					"Could not find module with name '" + deployment.name() + "' and type '" + type + "'"));
-		ModuleOptions options = provider.metadata().resolve(deployment.options());
-		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
-				options));
-		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment));
-		running.meters.meterLatency(module, deployment);
+		CustomModule custom = (provider instanceof CustomModule c) ? c : null;
+		if (custom != null && !custom.retain()) {
+			throw new IllegalStateException("Module " + type + ":" + deployment.name() + " was deleted meanwhile");
+		}
+		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment),
+				custom);
 		try {
+			ModuleOptions options = provider.metadata().resolve(deployment.options());
+			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
+					deployment.index(), options));
+			running.meters.meterLatency(module, deployment);
 			MessageChannel output = null;
 			if (deployment.output() != null) {
 				ProducerBinding producer = bindOutput(deployment);
@@ -89,6 +100,11 @@ public final class ModuleRunner {
 		catch (RuntimeException ex) {
 			running.undeploy();
 			throw ex;
+		}
+		catch (LinkageError ex) {
+			// a custom module missing a class its jar should bundle (one XD does not expose)
+			running.undeploy();
+			throw new IllegalStateException("Module " + deployment.moduleId() + " cannot be linked: " + ex, ex);
 		}
 	}
 
@@ -151,11 +167,14 @@ public final class ModuleRunner {
 
 		private Binding output;
 
+		private final CustomModule custom;
+
 		private boolean undeployed;
 
-		RunningModule(ModuleDeployment deployment, ModuleMeters meters) {
+		RunningModule(ModuleDeployment deployment, ModuleMeters meters, CustomModule custom) {
 			this.deployment = deployment;
 			this.meters = meters;
+			this.custom = custom;
 		}
 
 		/** The module's meters: messages and bytes in and out, errors, handling time. */
@@ -188,6 +207,10 @@ public final class ModuleRunner {
 			}
 			unbind(this.output);
 			this.meters.remove();
+			if (this.custom != null) {
+				// the last instance of a deleted or replaced custom module releases its class loader
+				this.custom.release();
+			}
 			logger.info("Undeployed module {}", this.deployment.moduleId());
 		}
 

@@ -16,6 +16,7 @@ import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentRequest;
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleRecord;
 import io.xd.core.cluster.ModuleStatus;
 import io.xd.core.cluster.StreamRecord;
 
@@ -156,6 +157,37 @@ public final class ClusterStore {
 
 	public void deleteAllocations(String containerId) {
 		delete(ClusterPaths.allocations(containerId));
+	}
+
+	/** The custom modules, in type then name order. */
+	public List<ModuleRecord> modules() {
+		List<ModuleRecord> modules = new ArrayList<>();
+		for (String type : children(ClusterPaths.MODULES)) {
+			for (String name : children(ClusterPaths.MODULES + "/" + type)) {
+				findModule(type, name).ifPresent(modules::add);
+			}
+		}
+		return modules;
+	}
+
+	/** The record of a custom module; {@code type} and {@code name} must have been validated. */
+	public Optional<ModuleRecord> findModule(String type, String name) {
+		return read(ClusterPaths.module(type, name), ModuleRecord.class);
+	}
+
+	/** Creates or replaces the record of a custom module. */
+	public void saveModule(ModuleRecord module) {
+		String path = ClusterPaths.module(module.type(), module.name());
+		try {
+			this.client.create().orSetData().creatingParentContainersIfNeeded().forPath(path, ClusterJson.write(module));
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	public void deleteModule(String type, String name) {
+		delete(ClusterPaths.module(type, name));
 	}
 
 	private <T> Optional<T> read(String path, Class<T> type) {

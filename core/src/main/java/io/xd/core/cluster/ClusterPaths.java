@@ -12,7 +12,10 @@ package io.xd.core.cluster;
  * instruction to run a module instance on that container;</li>
  * <li>{@code /runtime/<containerId>/<moduleId>}: ephemeral, a {@link ModuleStatus}: what the container made of
  * it;</li>
- * <li>{@code /leader}: the admins' leader election.</li>
+ * <li>{@code /leader}: the admins' leader election;</li>
+ * <li>{@code /admins/<adminId>}: ephemeral, an {@link AdminAddress} (written by each admin while it serves);</li>
+ * <li>{@code /modules/<type>/<name>}: persistent, a {@link ModuleRecord}: a custom module whose jar the admins'
+ * module repository holds.</li>
  * </ul>
  */
 public final class ClusterPaths {
@@ -28,6 +31,10 @@ public final class ClusterPaths {
 	public static final String RUNTIME = "/runtime";
 
 	public static final String LEADER = "/leader";
+
+	public static final String ADMINS = "/admins";
+
+	public static final String MODULES = "/modules";
 
 	private ClusterPaths() {
 	}
@@ -58,5 +65,14 @@ public final class ClusterPaths {
 
 	public static String runtime(String containerId, String moduleId) {
 		return runtime(containerId) + "/" + moduleId;
+	}
+
+	public static String admin(String adminId) {
+		return ADMINS + "/" + adminId;
+	}
+
+	/** The node of a custom module; {@code type} and {@code name} must have been validated by the caller. */
+	public static String module(String type, String name) {
+		return MODULES + "/" + type + "/" + name;
 	}
 }

@@ -2,9 +2,15 @@ package io.xd.modules.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -26,6 +32,58 @@ public final class ModuleJar {
 	public static final String SERVICE_FILE = "META-INF/services/" + ModuleProvider.class.getName();
 
 	private ModuleJar() {
+	}
+
+	/**
+	 * Copies at most {@code maxBytes} from {@code in} to a new file {@code target}, and returns the SHA-256 of
+	 * what was copied, in lower-case hex.
+	 * @throws TooLargeException when there is more; {@code target} is deleted then
+	 */
+	public static String copy(InputStream in, Path target, long maxBytes) throws IOException {
+		MessageDigest digest = sha256Digest();
+		long copied = 0;
+		byte[] buffer = new byte[64 * 1024];
+		try (InputStream digesting = new DigestInputStream(in, digest);
+				OutputStream out = Files.newOutputStream(target)) {
+			for (int n = digesting.read(buffer); n >= 0; n = digesting.read(buffer)) {
+				copied += n;
+				if (copied > maxBytes) {
+					throw new TooLargeException(maxBytes);
+				}
+				out.write(buffer, 0, n);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			Files.deleteIfExists(target);
+			throw ex;
+		}
+		return HexFormat.of().formatHex(digest.digest());
+	}
+
+	/** The SHA-256 of a file, in lower-case hex. */
+	public static String sha256(Path file) throws IOException {
+		MessageDigest digest = sha256Digest();
+		try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+			in.transferTo(OutputStream.nullOutputStream());
+		}
+		return HexFormat.of().formatHex(digest.digest());
+	}
+
+	private static MessageDigest sha256Digest() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("Every JDK has SHA-256", ex);
+		}
+	}
+
+	/** A jar larger than allowed. */
+	public static final class TooLargeException extends ModuleJarException {
+
+		public TooLargeException(long maxBytes) {
+			super("The jar is larger than " + maxBytes + " bytes (xd.modules.max-upload-size)");
+		}
 	}
 
 	/**

@@ -1,0 +1,270 @@
+package io.xd.admin.modules;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.xd.admin.AdminException;
+import io.xd.admin.cluster.ClusterStore;
+import io.xd.admin.dsl.StreamModule;
+import io.xd.admin.stream.StreamPlanner;
+import io.xd.core.cluster.DeploymentRequest;
+import io.xd.core.cluster.ModuleRecord;
+import io.xd.core.cluster.StreamRecord;
+import io.xd.modules.ModuleType;
+import io.xd.modules.internal.CustomModule;
+import io.xd.modules.internal.ModuleJar;
+import io.xd.modules.internal.ModuleJarException;
+import io.xd.modules.internal.ModuleRegistry;
+
+/**
+ * The admin's custom modules: their jars in a directory (the module repository, {@code <xd.data.dir>/modules}), a
+ * {@link ModuleRecord} per module in ZooKeeper, and each module loaded in the {@link ModuleRegistry} so that streams
+ * can use it. {@link #start()} loads the stored modules again after a restart, before any stream is planned.
+ * <p>
+ * No text from a request reaches the file system: a module's file is {@code <type>/<name>.jar}, where the type is
+ * one of three words and the name matches {@link ModuleRecord#NAME}; an upload is written to a file of a random name
+ * first and moved into place only once it passed every check. Uploads and deletes are serialized.
+ */
+public final class ModuleRepository {
+
+	private static final Logger logger = LoggerFactory.getLogger(ModuleRepository.class);
+
+	private static final String INCOMING = ".incoming";
+
+	private final Path root;
+
+	private final ClusterStore store;
+
+	private final ModuleRegistry registry;
+
+	private final StreamPlanner planner;
+
+	private final ModulesProperties properties;
+
+	public ModuleRepository(Path root, ClusterStore store, ModuleRegistry registry, StreamPlanner planner,
+			ModulesProperties properties) {
+		this.root = root.toAbsolutePath().normalize();
+		this.store = store;
+		this.registry = registry;
+		this.planner = planner;
+		this.properties = properties;
+	}
+
+	/**
+	 * Creates the repository directory and loads every module ZooKeeper records whose jar is here with the recorded
+	 * digest. A module whose jar is missing or altered is logged and left out (streams using it fail to deploy
+	 * with "Could not find module").
+	 */
+	public synchronized void start() throws IOException {
+		Files.createDirectories(this.root.resolve(INCOMING));
+		for (ModuleRecord record : this.store.modules()) {
+			ModuleType type;
+			try {
+				type = ModuleType.fromLabel(record.type());
+				checkName(record.name());
+			}
+			catch (IllegalArgumentException | AdminException ex) {
+				logger.error("Ignoring custom module record {}:{}: {}", record.type(), record.name(), ex.getMessage());
+				continue;
+			}
+			Path jar = jar(type, record.name());
+			try {
+				String digest = Files.exists(jar) ? ModuleJar.sha256(jar) : "missing";
+				if (!digest.equals(record.sha256())) {
+					logger.error("Custom module {}:{} is not loaded: its jar {} is {} (expected SHA-256 {})", type,
+							record.name(), jar, digest.equals("missing") ? "missing" : "altered", record.sha256());
+					continue;
+				}
+				this.registry.register(ModuleJar.load(jar, type, record.name(), record.sha256()));
+				logger.info("Loaded custom module {}:{} ({})", type, record.name(), record.sha256());
+			}
+			catch (ModuleJarException | IOException ex) {
+				logger.error("Custom module {}:{} is not loaded: {}", type, record.name(), ex.getMessage());
+			}
+		}
+	}
+
+	/**
+	 * Checks, stores and registers a jar as custom module {@code type:name}.
+	 * @param body the jar; read to its end or to the size limit
+	 * @param length the body's declared length, or -1
+	 * @param force replace a custom module of that name
+	 * @param source {@code upload} or the coordinates the jar was resolved from
+	 * @throws AdminException 400 for a bad name or jar, 409 for a taken name, 413 for a jar over the size limit
+	 */
+	public synchronized ModuleRecord store(String type, String name, InputStream body, long length, boolean force,
+			String source) {
+		ModuleType moduleType = parseType(type);
+		checkName(name);
+		checkNotBuiltIn(moduleType, name);
+		if (!force && this.store.findModule(moduleType.label(), name).isPresent()) {
+			throw new AdminException(409, "ModuleAlreadyExistsException", "There is already a custom module "
+					+ moduleType.label() + ":" + name + "; delete it first or upload with force=true to replace it");
+		}
+		long max = this.properties.getMaxUploadSize().toBytes();
+		if (length > max) {
+			throw tooLarge(max);
+		}
+		Path incoming = this.root.resolve(INCOMING).resolve(UUID.randomUUID() + ".jar");
+		try {
+			String sha256 = ModuleJar.copy(body, incoming, max);
+			ModuleJar.check(incoming, this.properties.jarLimits());
+			// a trial load: a provider that fails, a metadata() that throws or a wrong type refuses the upload
+			CustomModule trial = ModuleJar.load(incoming, moduleType, name, sha256);
+			trial.retire();
+			Path target = jar(moduleType, name);
+			Files.createDirectories(target.getParent());
+			Files.move(incoming, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			ModuleRecord record = new ModuleRecord(moduleType.label(), name, sha256, Files.size(target), source);
+			CustomModule module = ModuleJar.load(target, moduleType, name, sha256);
+			this.store.saveModule(record);
+			this.registry.register(module);
+			logger.info("Stored custom module {}:{} ({} bytes, SHA-256 {}) from {}", moduleType, name, record.size(),
+					sha256, source);
+			return record;
+		}
+		catch (ModuleJar.TooLargeException ex) {
+			throw tooLarge(max);
+		}
+		catch (ModuleJarException ex) {
+			throw AdminException.badRequest("InvalidModuleException",
+					"Module " + moduleType.label() + ":" + name + " refused: " + ex.getMessage());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		finally {
+			deleteQuietly(incoming);
+		}
+	}
+
+	/**
+	 * Deletes custom module {@code type:name}: its record, its jar and its registration. Running instances keep
+	 * running until they are undeployed.
+	 * @param force delete even when deployed streams use the module
+	 * @throws AdminException 404 when there is no such custom module, 400 for a built-in one, 409 when deployed
+	 * streams use it and {@code force} is false
+	 */
+	public synchronized void delete(String type, String name, boolean force) {
+		ModuleType moduleType = parseType(type);
+		checkName(name);
+		if (this.registry.isBuiltIn(moduleType, name)) {
+			throw AdminException.badRequest("IllegalArgumentException",
+					"Module " + moduleType.label() + ":" + name + " is built in; only custom modules can be deleted");
+		}
+		find(type, name);
+		List<String> users = deployedStreamsUsing(moduleType, name);
+		if (!users.isEmpty() && !force) {
+			throw new AdminException(409, "ModuleInUseException", "Module " + moduleType.label() + ":" + name
+					+ " is used by deployed streams " + String.join(", ", users)
+					+ "; undeploy them first or delete with force=true");
+		}
+		this.store.deleteModule(moduleType.label(), name);
+		this.registry.unregister(moduleType, name);
+		deleteQuietly(jar(moduleType, name));
+		logger.info("Deleted custom module {}:{}", moduleType, name);
+	}
+
+	/**
+	 * The record of custom module {@code type:name}.
+	 * @throws AdminException 400 for a bad type or name, 404 when there is no such custom module
+	 */
+	public ModuleRecord find(String type, String name) {
+		ModuleType moduleType = parseType(type);
+		checkName(name);
+		return this.store.findModule(moduleType.label(), name)
+			.orElseThrow(() -> new AdminException(404, "NoSuchModuleException",
+					"There is no custom " + moduleType.label() + " module named '" + name + "'"));
+	}
+
+	/** The jar of a stored module, for containers to fetch. */
+	public Path jar(ModuleRecord record) {
+		return jar(parseType(record.type()), record.name());
+	}
+
+	private Path jar(ModuleType type, String name) {
+		Path jar = this.root.resolve(type.label()).resolve(name + ".jar").normalize();
+		if (!jar.startsWith(this.root)) {
+			throw new IllegalStateException("A module path left the repository: " + jar);
+		}
+		return jar;
+	}
+
+	private List<String> deployedStreamsUsing(ModuleType type, String name) {
+		List<String> deployed = this.store.deployments().stream().map(DeploymentRequest::stream).toList();
+		return this.store.streams()
+			.stream()
+			.filter(stream -> deployed.contains(stream.name()) && uses(stream, type, name))
+			.map(StreamRecord::name)
+			.toList();
+	}
+
+	private boolean uses(StreamRecord stream, ModuleType type, String name) {
+		try {
+			for (StreamModule module : this.planner.parse(stream.definition()).modules()) {
+				if (module.type() == type && module.name().equals(name)) {
+					return true;
+				}
+			}
+			return false;
+		}
+		catch (AdminException ex) {
+			return false;
+		}
+	}
+
+	private void checkNotBuiltIn(ModuleType type, String name) {
+		if (this.registry.isBuiltIn(type, name)) {
+			throw new AdminException(409, "ModuleAlreadyExistsException", "There is a built-in module " + type.label()
+					+ ":" + name + "; a custom module needs another name");
+		}
+	}
+
+	/** Checks a module type from a request. */
+	public static ModuleType parseType(String type) {
+		try {
+			return ModuleType.fromLabel(type);
+		}
+		catch (IllegalArgumentException ex) {
+			throw AdminException.badRequest("IllegalArgumentException", ex.getMessage());
+		}
+	}
+
+	private static void checkName(String name) {
+		if (!ModuleRecord.isValidName(name)) {
+			throw AdminException.badRequest("IllegalArgumentException", "Invalid module name '" + printable(name)
+					+ "': a custom module's name is 1 to 64 ASCII letters, digits, '_' or '-', not starting with '-'");
+		}
+	}
+
+	private static String printable(String name) {
+		if (name == null) {
+			return "";
+		}
+		String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
+		return shown.replaceAll("\\p{Cntrl}", "?");
+	}
+
+	private static AdminException tooLarge(long max) {
+		return new AdminException(413, "PayloadTooLargeException",
+				"The module jar is larger than " + max + " bytes (xd.modules.max-upload-size)");
+	}
+
+	private static void deleteQuietly(Path file) {
+		try {
+			Files.deleteIfExists(file);
+		}
+		catch (IOException ex) {
+			logger.warn("Could not delete {}", file, ex);
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package io.xd.admin.web;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.core.io.FileSystemResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.xd.admin.modules.ModuleRepository;
+import io.xd.core.cluster.ModuleRecord;
+
+/**
+ * Uploads and deletes custom modules, and serves their jars to containers. Listing and describing them is
+ * {@link ModuleController}'s, beside the built-in modules.
+ */
+@RestController
+public class CustomModuleController {
+
+	/** The response header that carries a served jar's SHA-256. */
+	public static final String SHA256_HEADER = "X-XD-Module-SHA256";
+
+	private final ModuleRepository repository;
+
+	private final ModuleController modules;
+
+	public CustomModuleController(ModuleRepository repository, ModuleController modules) {
+		this.repository = repository;
+		this.modules = modules;
+	}
+
+	/**
+	 * Stores the request body, a module jar, as custom module {@code type:name} and answers 201 with its
+	 * description (as {@code GET /modules/{type}/{name}}).
+	 */
+	@PostMapping(path = "/modules/{type}/{name}", consumes = MediaType.APPLICATION_OCTET_STREAM_VALUE)
+	public ResponseEntity<ModuleController.ModuleDetail> upload(@PathVariable String type, @PathVariable String name,
+			@RequestParam(defaultValue = "false") boolean force, HttpServletRequest request) throws IOException {
+		ModuleRecord record = this.repository.store(type, name, request.getInputStream(),
+				request.getContentLengthLong(), force, "upload");
+		return ResponseEntity.status(201).body(this.modules.info(record.type(), record.name()));
+	}
+
+	@DeleteMapping("/modules/{type}/{name}")
+	public Map<String, String> delete(@PathVariable String type, @PathVariable String name,
+			@RequestParam(defaultValue = "false") boolean force) {
+		this.repository.delete(type, name, force);
+		return Map.of("message", "Deleted module " + type + ":" + name);
+	}
+
+	/** The jar of custom module {@code type:name}, with its SHA-256 in {@value #SHA256_HEADER}. */
+	@GetMapping(path = "/modules/{type}/{name}/jar", produces = "application/java-archive")
+	public ResponseEntity<Resource> jar(@PathVariable String type, @PathVariable String name) {
+		ModuleRecord record = this.repository.find(type, name);
+		Path jar = this.repository.jar(record);
+		return ResponseEntity.ok()
+			.header(SHA256_HEADER, record.sha256())
+			.header(HttpHeaders.ETAG, "\"" + record.sha256() + "\"")
+			.contentType(MediaType.parseMediaType("application/java-archive"))
+			.body(new FileSystemResource(jar));
+	}
+}

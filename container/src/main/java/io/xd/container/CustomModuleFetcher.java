@@ -1,0 +1,175 @@
+package io.xd.container;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.xd.core.cluster.AdminAddress;
+import io.xd.core.cluster.ClusterJson;
+import io.xd.core.cluster.ClusterPaths;
+import io.xd.core.cluster.ModuleRecord;
+import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleType;
+import io.xd.modules.internal.CustomModule;
+import io.xd.modules.internal.ModuleJar;
+import io.xd.modules.internal.ModuleRegistry;
+
+/**
+ * Finds built-in modules in the registry and custom modules through ZooKeeper: the module's {@link ModuleRecord}
+ * gives the jar's SHA-256; a registered module with that digest is used as it is (in singlenode the admin
+ * registered it already), else the jar comes from the local cache ({@code <cache>/<sha256>.jar}) or is fetched from
+ * an admin over HTTP ({@code GET /modules/{type}/{name}/jar}), checked against the digest, cached and loaded in a
+ * class loader of its own. A re-uploaded module (another digest) is fetched again. Fetches are serialized.
+ */
+public final class CustomModuleFetcher implements ModuleLocator {
+
+	private static final Logger logger = LoggerFactory.getLogger(CustomModuleFetcher.class);
+
+	private final CuratorFramework client;
+
+	private final ModuleRegistry registry;
+
+	private final Path cache;
+
+	private final HttpClient http = HttpClient.newBuilder()
+		.connectTimeout(Duration.ofSeconds(5))
+		.followRedirects(HttpClient.Redirect.NEVER)
+		.build();
+
+	/**
+	 * @param cache the directory of fetched jars, created when needed
+	 */
+	public CustomModuleFetcher(CuratorFramework client, ModuleRegistry registry, Path cache) {
+		this.client = client;
+		this.registry = registry;
+		this.cache = cache.toAbsolutePath().normalize();
+	}
+
+	@Override
+	public synchronized Optional<ModuleProvider> find(ModuleType type, String name) {
+		if (this.registry.isBuiltIn(type, name) || !ModuleRecord.isValidName(name)) {
+			return this.registry.find(type, name);
+		}
+		Optional<ModuleRecord> record = record(type, name);
+		if (record.isEmpty()) {
+			return Optional.empty();
+		}
+		String sha256 = record.get().sha256();
+		if (!ModuleRecord.isValidSha256(sha256)) {
+			throw new IllegalStateException("The record of module " + type + ":" + name + " has no valid SHA-256");
+		}
+		Optional<CustomModule> registered = this.registry.findCustom(type, name);
+		if (registered.isPresent() && registered.get().sha256().equals(sha256)) {
+			return Optional.of(registered.get());
+		}
+		try {
+			Path jar = cachedOrFetched(record.get());
+			CustomModule module = ModuleJar.load(jar, type, name, sha256);
+			this.registry.register(module);
+			return Optional.of(module);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not fetch the jar of module " + type + ":" + name, ex);
+		}
+	}
+
+	private Optional<ModuleRecord> record(ModuleType type, String name) {
+		try {
+			byte[] data = this.client.getData().forPath(ClusterPaths.module(type.label(), name));
+			return Optional.of(ClusterJson.read(data, ModuleRecord.class));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return Optional.empty();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not read module " + type + ":" + name + " from ZooKeeper", ex);
+		}
+	}
+
+	private Path cachedOrFetched(ModuleRecord record) throws IOException {
+		Files.createDirectories(this.cache);
+		Path cached = this.cache.resolve(record.sha256() + ".jar");
+		if (Files.isRegularFile(cached) && ModuleJar.sha256(cached).equals(record.sha256())) {
+			return cached;
+		}
+		List<String> failures = new ArrayList<>();
+		for (String admin : adminUrls()) {
+			Path incoming = this.cache.resolve(".incoming-" + UUID.randomUUID() + ".jar");
+			try {
+				String digest = download(URI.create(admin + "/modules/" + record.type() + "/" + record.name() + "/jar"),
+						incoming, record.size());
+				if (!digest.equals(record.sha256())) {
+					failures.add(admin + " served a jar with SHA-256 " + digest + ", expected " + record.sha256());
+					continue;
+				}
+				Files.move(incoming, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+				logger.info("Fetched module {}:{} ({} bytes) from {}", record.type(), record.name(), record.size(),
+						admin);
+				return cached;
+			}
+			catch (IOException | RuntimeException ex) {
+				failures.add(admin + ": " + ex.getMessage());
+			}
+			finally {
+				Files.deleteIfExists(incoming);
+			}
+		}
+		throw new IOException(failures.isEmpty() ? "no admin is published in ZooKeeper" : String.join("; ", failures));
+	}
+
+	private String download(URI uri, Path target, long size) throws IOException {
+		HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2)).GET().build();
+		try {
+			HttpResponse<InputStream> response = this.http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+			try (InputStream body = response.body()) {
+				if (response.statusCode() != 200) {
+					throw new IOException("HTTP " + response.statusCode() + " from " + uri);
+				}
+				return ModuleJar.copy(body, target, size);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("Interrupted while fetching " + uri, ex);
+		}
+	}
+
+	private List<String> adminUrls() {
+		List<String> urls = new ArrayList<>();
+		try {
+			for (String id : this.client.getChildren().forPath(ClusterPaths.ADMINS)) {
+				try {
+					byte[] data = this.client.getData().forPath(ClusterPaths.admin(id));
+					urls.add(ClusterJson.read(data, AdminAddress.class).url());
+				}
+				catch (KeeperException.NoNodeException ex) {
+					// that admin left meanwhile
+				}
+			}
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return urls;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not read the admins' addresses from ZooKeeper", ex);
+		}
+		return urls;
+	}
+}
