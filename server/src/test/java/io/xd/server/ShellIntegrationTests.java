@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.xd.modules.internal.TestJars;
 import io.xd.shell.XdShell;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,6 +88,26 @@ class ShellIntegrationTests {
 		assertThat(shell.output()).contains("Command failed:", "time | | log", "^")
 			.doesNotContain("xd:> stream create never");
 		assertThat(node.get("/streams/definitions/never").status()).isEqualTo(404);
+	}
+
+	@Test
+	void uploadsListsDescribesAndDeletesACustomModule() throws Exception {
+		Path jar = TestJars.suffixProcessor().writeTo(data.resolve("myproc.jar"));
+		Shell shell = shellWithInput("""
+				module upload --type processor --name myproc --file %s
+				module list
+				module info processor:myproc
+				module delete processor:myproc
+				""".formatted(jar));
+		assertThat(shell.exitStatus()).as(shell.output()).isZero();
+		assertThat(shell.output()).contains("Successfully uploaded module 'processor:myproc' (SHA-256 ",
+				"myproc (custom)", "Information about processor module 'myproc'", "appended to each payload",
+				"Successfully destroyed module 'processor:myproc'");
+		assertThat(node.get("/modules/processor/myproc").status()).isEqualTo(404);
+
+		Shell refused = shellWithInput("module upload --type processor --name ../myproc --file " + jar + "\n");
+		assertThat(refused.exitStatus()).isEqualTo(1);
+		assertThat(refused.output()).contains("Command failed:", "Invalid module name '../myproc'");
 	}
 
 	private static Shell shellWithInput(String commands) {
