@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import io.xd.admin.cluster.AdminAddressPublisher;
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.cluster.DeploymentSupervisor;
+import io.xd.admin.modules.MavenModuleResolver;
 import io.xd.admin.modules.ModuleRepository;
 import io.xd.admin.modules.ModulesProperties;
 import io.xd.admin.stream.StreamPlanner;
@@ -47,6 +48,15 @@ public class AdminConfiguration {
 	public ModuleRepository moduleRepository(@Value("${xd.data.dir}") Path dataDirectory, ClusterStore store,
 			ModuleRegistry registry, StreamPlanner planner, ModulesProperties properties) {
 		return new ModuleRepository(dataDirectory.resolve("modules"), store, registry, planner, properties);
+	}
+
+	@Bean(destroyMethod = "close")
+	public MavenModuleResolver mavenModuleResolver(@Value("${xd.data.dir}") Path dataDirectory,
+			ModulesProperties properties) {
+		ModulesProperties.Maven maven = properties.getMaven();
+		Path local = (maven.getLocalRepository() != null) ? maven.getLocalRepository()
+				: dataDirectory.resolve("maven-repository");
+		return new MavenModuleResolver(local, maven.remoteUrls(), maven.isOffline());
 	}
 
 	@Bean(destroyMethod = "close")

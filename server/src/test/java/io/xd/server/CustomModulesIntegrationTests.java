@@ -6,7 +6,11 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -133,6 +137,37 @@ class CustomModulesIntegrationTests {
 		}
 		try (Stream<Path> files = Files.walk(this.data.getParent(), 3)) {
 			assertThat(files.filter(file -> file.getFileName().toString().startsWith("escaped"))).isEmpty();
+		}
+	}
+
+	@Test
+	void registersAModuleByMavenCoordinatesFromTheConfiguredRepository() throws Exception {
+		Path remote = this.work.resolve("remote");
+		Path artifact = Files.createDirectories(remote.resolve("com/example/suffix/1.0.0"));
+		Path jar = TestJars.suffixProcessor("1.0.0").writeTo(artifact.resolve("suffix-1.0.0.jar"));
+		// a repository serves checksums, and the resolver refuses an artifact without one
+		Files.writeString(artifact.resolve("suffix-1.0.0.jar.sha1"),
+				HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(Files.readAllBytes(jar))));
+		try (SingleNode node = new SingleNode(this.data,
+				"--xd.modules.maven.remote-repositories.test.url=" + remote.toUri(),
+				"--xd.modules.maven.local-repository=" + this.work.resolve("local"))) {
+			AdminApi.Response registered = node.postForm("/modules/processor/from-maven",
+					Map.of("uri", "maven://com.example:suffix:1.0.0"));
+			assertThat(registered.status()).as(registered.body()).isEqualTo(201);
+			assertThat(registered.json().get("custom").asBoolean()).isTrue();
+			assertThat(node.createStream("maven", "time | from-maven | log", false).status()).isEqualTo(201);
+
+			AdminApi.Response missing = node.postForm("/modules/processor/other",
+					Map.of("uri", "maven://com.example:absent:1.0.0"));
+			assertThat(missing.status()).isEqualTo(400);
+			assertThat(missing.json().get(0).get("message").asString())
+				.startsWith("Could not resolve maven://com.example:absent:1.0.0");
+			for (String uri : List.of("maven://com.example:../../etc:1.0", "maven://com.example:suffix",
+					"https://example.com/suffix.jar", "maven://com.example:suffix:[1.0,2.0)")) {
+				AdminApi.Response invalid = node.postForm("/modules/processor/other", Map.of("uri", uri));
+				assertThat(invalid.status()).as(uri).isEqualTo(400);
+			}
+			assertThat(this.work.resolve("local").resolve("com/example/suffix/1.0.0/suffix-1.0.0.jar")).isRegularFile();
 		}
 	}
 

@@ -49,6 +49,14 @@ final class ModuleCommands {
 					.required("file", "the module's jar")
 					.flag("force", "replace a custom module of that name")
 					.action(this::upload),
+				ShellCommand.named("module register")
+					.group(GROUP)
+					.description("Register a custom module's jar by its Maven coordinates")
+					.required("type", "the module type: source, processor or sink")
+					.required("name", "the name streams will use for the module")
+					.required("uri", "maven://groupId:artifactId[:extension[:classifier]]:version")
+					.flag("force", "replace a custom module of that name")
+					.action(this::register),
 				ShellCommand.named("module delete")
 					.group(GROUP)
 					.description("Delete a custom module")
@@ -107,6 +115,18 @@ final class ModuleCommands {
 		JsonNode module = this.session.admin().postFile(modulePath(type, name) + force, file);
 		invocation.out().println("Successfully uploaded module '" + type + ":" + name + "' (SHA-256 "
 				+ Json.text(module, "sha256") + ")");
+		return ExitStatus.OK;
+	}
+
+	private ExitStatus register(Invocation invocation) {
+		String type = invocation.option("type");
+		String name = invocation.option("name");
+		Map<String, String> form = new LinkedHashMap<>();
+		form.put("uri", invocation.option("uri"));
+		form.put("force", Boolean.toString(invocation.flag("force")));
+		JsonNode module = this.session.admin().postForm(modulePath(type, name), form);
+		invocation.out().println("Successfully registered module '" + type + ":" + name + "' from "
+				+ invocation.option("uri") + " (SHA-256 " + Json.text(module, "sha256") + ")");
 		return ExitStatus.OK;
 	}
 

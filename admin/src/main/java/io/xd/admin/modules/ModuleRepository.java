@@ -239,6 +239,16 @@ public final class ModuleRepository {
 		}
 	}
 
+	/**
+	 * Checks a module type and name from a request.
+	 * @throws AdminException 400 naming what is wrong
+	 */
+	public static ModuleType check(String type, String name) {
+		ModuleType moduleType = parseType(type);
+		checkName(name);
+		return moduleType;
+	}
+
 	private static void checkName(String name) {
 		if (!ModuleRecord.isValidName(name)) {
 			throw AdminException.badRequest("IllegalArgumentException", "Invalid module name '" + printable(name)

@@ -1,5 +1,9 @@
 package io.xd.admin.modules;
 
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -22,6 +26,13 @@ public class ModulesProperties {
 
 	/** The highest expansion ratio of an entry over 1 MB expanded; more is refused as a possible zip bomb. */
 	private int maxExpansionRatio = JarLimits.DEFAULT.maxRatio();
+
+	/** Where {@code module register --uri maven://...} resolves module jars. */
+	private final Maven maven = new Maven();
+
+	public Maven getMaven() {
+		return this.maven;
+	}
 
 	/** The limits as the jar checks take them. */
 	public JarLimits jarLimits() {
@@ -58,5 +69,69 @@ public class ModulesProperties {
 
 	public void setMaxExpansionRatio(int maxExpansionRatio) {
 		this.maxExpansionRatio = maxExpansionRatio;
+	}
+
+	/** Maven repositories for modules registered by coordinates ({@code xd.modules.maven.*}). */
+	public static class Maven {
+
+		/** The local repository of resolved module jars; {@code <xd.data.dir>/maven-repository} when not set. */
+		private Path localRepository;
+
+		/**
+		 * Remote repositories by id, each with its {@code url}, tried in order; Maven Central when none is set.
+		 */
+		private Map<String, Repository> remoteRepositories = new LinkedHashMap<>();
+
+		/** Resolve from the local repository only. */
+		private boolean offline;
+
+		/** The remote repositories' URLs by id, Maven Central when none is configured. */
+		public Map<String, String> remoteUrls() {
+			Map<String, String> urls = new LinkedHashMap<>();
+			this.remoteRepositories.forEach((id, repository) -> urls.put(id, repository.getUrl()));
+			if (urls.isEmpty()) {
+				urls.put("central", "https://repo.maven.apache.org/maven2");
+			}
+			return urls;
+		}
+
+		public Path getLocalRepository() {
+			return this.localRepository;
+		}
+
+		public void setLocalRepository(Path localRepository) {
+			this.localRepository = localRepository;
+		}
+
+		public Map<String, Repository> getRemoteRepositories() {
+			return this.remoteRepositories;
+		}
+
+		public void setRemoteRepositories(Map<String, Repository> remoteRepositories) {
+			this.remoteRepositories = remoteRepositories;
+		}
+
+		public boolean isOffline() {
+			return this.offline;
+		}
+
+		public void setOffline(boolean offline) {
+			this.offline = offline;
+		}
+	}
+
+	/** A remote Maven repository. */
+	public static class Repository {
+
+		/** Its URL, such as https://repo.maven.apache.org/maven2 or file:///srv/maven. */
+		private String url;
+
+		public String getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(String url) {
+			this.url = url;
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package io.xd.admin.web;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -18,11 +20,12 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.xd.admin.modules.MavenModuleResolver;
 import io.xd.admin.modules.ModuleRepository;
 import io.xd.core.cluster.ModuleRecord;
 
 /**
- * Uploads and deletes custom modules, and serves their jars to containers. Listing and describing them is
+ * Uploads, registers (by Maven coordinates) and deletes custom modules, and serves their jars to containers. Listing and describing them is
  * {@link ModuleController}'s, beside the built-in modules.
  */
 @RestController
@@ -33,10 +36,13 @@ public class CustomModuleController {
 
 	private final ModuleRepository repository;
 
+	private final MavenModuleResolver maven;
+
 	private final ModuleController modules;
 
-	public CustomModuleController(ModuleRepository repository, ModuleController modules) {
+	public CustomModuleController(ModuleRepository repository, MavenModuleResolver maven, ModuleController modules) {
 		this.repository = repository;
+		this.maven = maven;
 		this.modules = modules;
 	}
 
@@ -49,6 +55,22 @@ public class CustomModuleController {
 			@RequestParam(defaultValue = "false") boolean force, HttpServletRequest request) throws IOException {
 		ModuleRecord record = this.repository.store(type, name, request.getInputStream(),
 				request.getContentLengthLong(), force, "upload");
+		return ResponseEntity.status(201).body(this.modules.info(record.type(), record.name()));
+	}
+
+	/**
+	 * Registers the jar named by {@code uri} ({@code maven://groupId:artifactId[:extension[:classifier]]:version},
+	 * resolved with Maven Resolver) as custom module {@code type:name}, with the same checks as an upload.
+	 */
+	@PostMapping(path = "/modules/{type}/{name}", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+	public ResponseEntity<ModuleController.ModuleDetail> register(@PathVariable String type, @PathVariable String name,
+			@RequestParam String uri, @RequestParam(defaultValue = "false") boolean force) throws IOException {
+		ModuleRepository.check(type, name);
+		Path jar = this.maven.resolve(uri);
+		ModuleRecord record;
+		try (InputStream in = Files.newInputStream(jar)) {
+			record = this.repository.store(type, name, in, Files.size(jar), force, uri);
+		}
 		return ResponseEntity.status(201).body(this.modules.info(record.type(), record.name()));
 	}
 
