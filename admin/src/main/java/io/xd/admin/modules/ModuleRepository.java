@@ -266,7 +266,7 @@ public final class ModuleRepository {
 
 	private static AdminException tooLarge(long max) {
 		return new AdminException(413, "PayloadTooLargeException",
-				"The module jar is larger than " + max + " bytes (xd.modules.max-upload-size)");
+				"The module jar is larger than " + max + " bytes (xd.modules.maxUploadSize)");
 	}
 
 	private static void deleteQuietly(Path file) {

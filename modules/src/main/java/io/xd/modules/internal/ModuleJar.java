@@ -82,7 +82,7 @@ public final class ModuleJar {
 	public static final class TooLargeException extends ModuleJarException {
 
 		public TooLargeException(long maxBytes) {
-			super("The jar is larger than " + maxBytes + " bytes (xd.modules.max-upload-size)");
+			super("The jar is larger than " + maxBytes + " bytes (xd.modules.maxUploadSize)");
 		}
 	}
 
