@@ -105,6 +105,8 @@ class CustomModulesIntegrationTests {
 			assertRefused(node, "/modules/processor/%2Ftmp%2Fescaped", good, 400, "Invalid module name");
 			assertRefused(node, "/modules/processor/" + "x".repeat(65), good, 400, "Invalid module name");
 			assertRefused(node, "/modules/processor/a.jar", good, 400, "Invalid module name");
+			assertRefused(node, "/modules/processor/a%00b", "application/octet-stream", good, 400);
+			assertRefused(node, "/modules/processor/a%20b", good, 400, "Invalid module name 'a b'");
 			assertRefused(node, "/modules/widget/x", good, 400, "Unknown module type 'widget'");
 			assertRefused(node, "/modules/processor/transform", good, 409, "There is a built-in module");
 

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.xd.admin.AdminException;
 import io.xd.admin.modules.MavenModuleResolver;
 import io.xd.admin.modules.ModuleRepository;
 import io.xd.core.cluster.ModuleRecord;
@@ -86,6 +87,11 @@ public class CustomModuleController {
 	public ResponseEntity<Resource> jar(@PathVariable String type, @PathVariable String name) {
 		ModuleRecord record = this.repository.find(type, name);
 		Path jar = this.repository.jar(record);
+		if (!Files.isRegularFile(jar)) {
+			// recorded by another admin, whose repository holds the jar: the container asks the next admin
+			throw new AdminException(404, "NoSuchModuleException",
+					"This admin's module repository has no jar for " + record.type() + ":" + record.name());
+		}
 		return ResponseEntity.ok()
 			.header(SHA256_HEADER, record.sha256())
 			.header(HttpHeaders.ETAG, "\"" + record.sha256() + "\"")
