@@ -44,7 +44,7 @@ public class AdminConfiguration {
 	}
 
 	/** The custom modules, in {@code <xd.data.dir>/modules}; loaded before the supervisor plans any stream. */
-	@Bean(initMethod = "start")
+	@Bean(initMethod = "start", destroyMethod = "close")
 	public ModuleRepository moduleRepository(@Value("${xd.data.dir}") Path dataDirectory, ClusterStore store,
 			ModuleRegistry registry, StreamPlanner planner, ModulesProperties properties) {
 		return new ModuleRepository(dataDirectory.resolve("modules"), store, registry, planner, properties);

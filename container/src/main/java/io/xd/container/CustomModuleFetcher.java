@@ -1,20 +1,12 @@
 package io.xd.container;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -29,6 +21,7 @@ import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleJar;
+import io.xd.modules.internal.ModuleJarFetcher;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -48,10 +41,7 @@ public final class CustomModuleFetcher implements ModuleLocator {
 
 	private final Path cache;
 
-	private final HttpClient http = HttpClient.newBuilder()
-		.connectTimeout(Duration.ofSeconds(5))
-		.followRedirects(HttpClient.Redirect.NEVER)
-		.build();
+	private final ModuleJarFetcher jars = new ModuleJarFetcher();
 
 	/**
 	 * @param cache the directory of fetched jars, created when needed
@@ -86,7 +76,7 @@ public final class CustomModuleFetcher implements ModuleLocator {
 			return Optional.of(module);
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("Could not fetch the jar of module " + type + ":" + name, ex);
+			throw new UncheckedIOException(ex.getMessage(), ex);
 		}
 	}
 
@@ -104,51 +94,14 @@ public final class CustomModuleFetcher implements ModuleLocator {
 	}
 
 	private Path cachedOrFetched(ModuleRecord record) throws IOException {
-		Files.createDirectories(this.cache);
 		Path cached = this.cache.resolve(record.sha256() + ".jar");
 		if (Files.isRegularFile(cached) && ModuleJar.sha256(cached).equals(record.sha256())) {
 			return cached;
 		}
-		List<String> failures = new ArrayList<>();
-		for (String admin : adminUrls()) {
-			Path incoming = this.cache.resolve(".incoming-" + UUID.randomUUID() + ".jar");
-			try {
-				String digest = download(URI.create(admin + "/modules/" + record.type() + "/" + record.name() + "/jar"),
-						incoming, record.size());
-				if (!digest.equals(record.sha256())) {
-					failures.add(admin + " served a jar with SHA-256 " + digest + ", expected " + record.sha256());
-					continue;
-				}
-				Files.move(incoming, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-				logger.info("Fetched module {}:{} ({} bytes) from {}", record.type(), record.name(), record.size(),
-						admin);
-				return cached;
-			}
-			catch (IOException | RuntimeException ex) {
-				failures.add(admin + ": " + ex.getMessage());
-			}
-			finally {
-				Files.deleteIfExists(incoming);
-			}
-		}
-		throw new IOException(failures.isEmpty() ? "no admin is published in ZooKeeper" : String.join("; ", failures));
-	}
-
-	private String download(URI uri, Path target, long size) throws IOException {
-		HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2)).GET().build();
-		try {
-			HttpResponse<InputStream> response = this.http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-			try (InputStream body = response.body()) {
-				if (response.statusCode() != 200) {
-					throw new IOException("HTTP " + response.statusCode() + " from " + uri);
-				}
-				return ModuleJar.copy(body, target, size);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IOException("Interrupted while fetching " + uri, ex);
-		}
+		String from = this.jars.fetch(adminUrls(), record.type(), record.name(), record.sha256(), record.size(),
+				cached);
+		logger.info("Fetched module {}:{} ({} bytes) {}", record.type(), record.name(), record.size(), from);
+		return cached;
 	}
 
 	private List<String> adminUrls() {

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
 import io.xd.modules.internal.TestJars;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,6 +142,33 @@ class CustomModulesIntegrationTests {
 		}
 		try (Stream<Path> files = Files.walk(this.data.getParent(), 3)) {
 			assertThat(files.filter(file -> file.getFileName().toString().startsWith("escaped"))).isEmpty();
+		}
+	}
+
+	@Test
+	void aModuleUploadedToAnotherAdminIsFetchedRegisteredAndDeletedHereToo() throws Exception {
+		int zkPort = XdProcess.freePort();
+		Path out = this.work.resolve("out");
+		try (SingleNode node = new SingleNode(this.data, "--zk.embedded.server-port=" + zkPort);
+				ConfigurableApplicationContext other = new SpringApplicationBuilder(XdApplication.class).profiles("admin")
+					.run("--server.port=0", "--xd.data.dir=" + this.work.resolve("other-admin"),
+							"--zk.client.connect=127.0.0.1:" + zkPort, "--spring.config.import=")) {
+			AdminApi otherAdmin = new AdminApi(
+					"http://127.0.0.1:" + other.getEnvironment().getProperty("local.server.port"));
+			Path jar = TestJars.suffixProcessor("9").writeTo(this.work.resolve("suffix.jar"));
+			assertThat(upload(otherAdmin, "processor", "elsewhere", jar).status()).isEqualTo(201);
+
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> node.get("/modules/processor/elsewhere").status() == 200);
+			assertThat(this.data.resolve("modules/processor/elsewhere.jar")).isRegularFile();
+			node.createStream("fetched", "time | elsewhere | file --dir=" + out + " --name=fetched", true);
+			awaitLines(out.resolve("fetched.out"), 1);
+			assertThat(Files.readAllLines(out.resolve("fetched.out"))).allMatch(line -> line.endsWith("-9"));
+
+			assertThat(otherAdmin.delete("/modules/processor/elsewhere?force=true").status()).isEqualTo(200);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> node.get("/modules/processor/elsewhere").status() == 404);
+			assertThat(this.data.resolve("modules/processor/elsewhere.jar")).doesNotExist();
 		}
 	}
 

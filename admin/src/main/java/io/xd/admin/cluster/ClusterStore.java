@@ -11,6 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 
 import io.xd.admin.AdminException;
+import io.xd.core.cluster.AdminAddress;
 import io.xd.core.cluster.ClusterJson;
 import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
@@ -157,6 +158,15 @@ public final class ClusterStore {
 
 	public void deleteAllocations(String containerId) {
 		delete(ClusterPaths.allocations(containerId));
+	}
+
+	/** The REST addresses the running admins publish, for fetching module jars from each other. */
+	public List<String> adminUrls() {
+		List<String> urls = new ArrayList<>();
+		for (String id : children(ClusterPaths.ADMINS)) {
+			read(ClusterPaths.admin(id), AdminAddress.class).ifPresent(address -> urls.add(address.url()));
+		}
+		return urls;
 	}
 
 	/** The custom modules, in type then name order. */

@@ -7,8 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,12 +21,15 @@ import io.xd.admin.AdminException;
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.dsl.StreamModule;
 import io.xd.admin.stream.StreamPlanner;
+import io.xd.core.cluster.ClusterJson;
+import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.DeploymentRequest;
 import io.xd.core.cluster.ModuleRecord;
 import io.xd.core.cluster.StreamRecord;
 import io.xd.modules.ModuleType;
 import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleJar;
+import io.xd.modules.internal.ModuleJarFetcher;
 import io.xd.modules.internal.ModuleJarException;
 import io.xd.modules.internal.ModuleRegistry;
 
@@ -34,7 +42,7 @@ import io.xd.modules.internal.ModuleRegistry;
  * one of three words and the name matches {@link ModuleRecord#NAME}; an upload is written to a file of a random name
  * first and moved into place only once it passed every check. Uploads and deletes are serialized.
  */
-public final class ModuleRepository {
+public final class ModuleRepository implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(ModuleRepository.class);
 
@@ -50,6 +58,10 @@ public final class ModuleRepository {
 
 	private final ModulesProperties properties;
 
+	private final ModuleJarFetcher fetcher = new ModuleJarFetcher();
+
+	private CuratorCache cache;
+
 	public ModuleRepository(Path root, ClusterStore store, ModuleRegistry registry, StreamPlanner planner,
 			ModulesProperties properties) {
 		this.root = root.toAbsolutePath().normalize();
@@ -60,36 +72,89 @@ public final class ModuleRepository {
 	}
 
 	/**
-	 * Creates the repository directory and loads every module ZooKeeper records whose jar is here with the recorded
-	 * digest. A module whose jar is missing or altered is logged and left out (streams using it fail to deploy
-	 * with "Could not find module").
+	 * Creates the repository directory, loads every module ZooKeeper records (fetching a jar this repository lacks
+	 * from another admin) and follows the records from then on, so that a module uploaded to or deleted from another
+	 * admin is registered or removed here too. A module whose jar cannot be had with the recorded digest is logged
+	 * and left out (streams using it fail to deploy with "Could not find module").
 	 */
-	public synchronized void start() throws IOException {
+	public void start() throws IOException {
 		Files.createDirectories(this.root.resolve(INCOMING));
-		for (ModuleRecord record : this.store.modules()) {
-			ModuleType type;
-			try {
-				type = ModuleType.fromLabel(record.type());
-				checkName(record.name());
+		this.store.modules().forEach(this::sync);
+		this.cache = CuratorCache.build(this.store.client(), ClusterPaths.MODULES);
+		this.cache.listenable()
+			.addListener(CuratorCacheListener.builder()
+				.forCreatesAndChanges((before, node) -> record(node).ifPresent(this::sync))
+				.forDeletes(node -> record(node).ifPresent(this::removed))
+				.build());
+		this.cache.start();
+	}
+
+	@Override
+	public void close() {
+		if (this.cache != null) {
+			this.cache.close();
+		}
+	}
+
+	/** The record a {@code /modules/<type>/<name>} node holds; empty for the type nodes above them. */
+	private static Optional<ModuleRecord> record(ChildData node) {
+		if (ZKPaths.split(node.getPath()).size() != 3 || node.getData() == null || node.getData().length == 0) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.of(ClusterJson.read(node.getData(), ModuleRecord.class));
+		}
+		catch (RuntimeException ex) {
+			logger.error("Ignoring unreadable custom module record {}", node.getPath(), ex);
+			return Optional.empty();
+		}
+	}
+
+	/** Registers the module a record describes, unless it is registered with that digest already. */
+	private synchronized void sync(ModuleRecord record) {
+		ModuleType type;
+		try {
+			type = ModuleType.fromLabel(record.type());
+			checkName(record.name());
+			if (!ModuleRecord.isValidSha256(record.sha256())) {
+				throw new IllegalArgumentException("no valid SHA-256");
 			}
-			catch (IllegalArgumentException | AdminException ex) {
-				logger.error("Ignoring custom module record {}:{}: {}", record.type(), record.name(), ex.getMessage());
-				continue;
+		}
+		catch (IllegalArgumentException | AdminException ex) {
+			logger.error("Ignoring custom module record {}:{}: {}", record.type(), record.name(), ex.getMessage());
+			return;
+		}
+		Optional<CustomModule> registered = this.registry.findCustom(type, record.name());
+		if (registered.isPresent() && registered.get().sha256().equals(record.sha256())) {
+			return;
+		}
+		Path jar = jar(type, record.name());
+		try {
+			if (!Files.isRegularFile(jar) || !ModuleJar.sha256(jar).equals(record.sha256())) {
+				String from = this.fetcher.fetch(this.store.adminUrls(), type.label(), record.name(), record.sha256(),
+						record.size(), jar);
+				logger.info("Custom module {}:{} {}", type, record.name(), from);
 			}
-			Path jar = jar(type, record.name());
-			try {
-				String digest = Files.exists(jar) ? ModuleJar.sha256(jar) : "missing";
-				if (!digest.equals(record.sha256())) {
-					logger.error("Custom module {}:{} is not loaded: its jar {} is {} (expected SHA-256 {})", type,
-							record.name(), jar, digest.equals("missing") ? "missing" : "altered", record.sha256());
-					continue;
-				}
-				this.registry.register(ModuleJar.load(jar, type, record.name(), record.sha256()));
-				logger.info("Loaded custom module {}:{} ({})", type, record.name(), record.sha256());
+			this.registry.register(ModuleJar.load(jar, type, record.name(), record.sha256()));
+			logger.info("Loaded custom module {}:{} ({})", type, record.name(), record.sha256());
+		}
+		catch (ModuleJarException | IOException ex) {
+			logger.error("Custom module {}:{} is not loaded: {}", type, record.name(), ex.getMessage());
+		}
+	}
+
+	/** Removes a module another admin deleted. */
+	private synchronized void removed(ModuleRecord record) {
+		try {
+			ModuleType type = ModuleType.fromLabel(record.type());
+			checkName(record.name());
+			if (this.registry.unregister(type, record.name())) {
+				deleteQuietly(jar(type, record.name()));
+				logger.info("Removed custom module {}:{}, deleted from ZooKeeper", type, record.name());
 			}
-			catch (ModuleJarException | IOException ex) {
-				logger.error("Custom module {}:{} is not loaded: {}", type, record.name(), ex.getMessage());
-			}
+		}
+		catch (IllegalArgumentException | AdminException ex) {
+			// a record this admin never loaded
 		}
 	}
 
