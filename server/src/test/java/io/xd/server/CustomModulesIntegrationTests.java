@@ -103,7 +103,7 @@ class CustomModulesIntegrationTests {
 	void refusesBadUploadsWithAReasonAndWritesNothingOutsideTheRepository() throws Exception {
 		Path good = TestJars.suffixProcessor().writeTo(this.work.resolve("good.jar"));
 		try (SingleNode node = new SingleNode(this.data, "--xd.modules.max-upload-size=1MB",
-				"--xd.modules.max-expanded-size=3MB")) {
+				"--xd.modules.max-expanded-size=3MB", "--xd.modules.load-timeout=2s")) {
 			assertRefused(node, "/modules/processor/..%2Fescaped", good, 400, "Invalid module name '../escaped'");
 			assertRefused(node, "/modules/processor/%2Ftmp%2Fescaped", good, 400, "Invalid module name");
 			assertRefused(node, "/modules/processor/" + "x".repeat(65), good, 400, "Invalid module name");
@@ -129,6 +129,8 @@ class CustomModulesIntegrationTests {
 					400, "no licence key");
 			assertRefused(node, "/modules/processor/x",
 					TestJars.failingInMetadata().writeTo(this.work.resolve("m.jar")), 400, "metadata unavailable");
+			assertRefused(node, "/modules/processor/x",
+					TestJars.hangingInMetadata().writeTo(this.work.resolve("h.jar")), 400, "within PT2S");
 			assertRefused(node, "/modules/sink/x", good, 400, "is a processor, but it was uploaded as a sink");
 			assertRefused(node, "/modules/processor/x", "text/plain", good, 415);
 

@@ -184,13 +184,13 @@ public final class ModuleRepository implements AutoCloseable {
 			String sha256 = ModuleJar.copy(body, incoming, max);
 			ModuleJar.check(incoming, this.properties.jarLimits());
 			// a trial load: a provider that fails, a metadata() that throws or a wrong type refuses the upload
-			CustomModule trial = ModuleJar.load(incoming, moduleType, name, sha256);
+			CustomModule trial = ModuleJar.load(incoming, moduleType, name, sha256, this.properties.getLoadTimeout());
 			trial.retire();
 			Path target = jar(moduleType, name);
 			Files.createDirectories(target.getParent());
 			Files.move(incoming, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 			ModuleRecord record = new ModuleRecord(moduleType.label(), name, sha256, Files.size(target), source);
-			CustomModule module = ModuleJar.load(target, moduleType, name, sha256);
+			CustomModule module = ModuleJar.load(target, moduleType, name, sha256, this.properties.getLoadTimeout());
 			this.store.saveModule(record);
 			this.registry.register(module);
 			logger.info("Stored custom module {}:{} ({} bytes, SHA-256 {}) from {}", moduleType, name, record.size(),

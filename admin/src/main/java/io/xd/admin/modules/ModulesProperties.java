@@ -1,6 +1,7 @@
 package io.xd.admin.modules;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,8 +28,19 @@ public class ModulesProperties {
 	/** The highest expansion ratio of an entry over 1 MB expanded; more is refused as a possible zip bomb. */
 	private int maxExpansionRatio = JarLimits.DEFAULT.maxRatio();
 
+	/** How long a module jar's provider may take to load and describe itself when it is checked. */
+	private Duration loadTimeout = Duration.ofSeconds(10);
+
 	/** Where {@code module register --uri maven://...} resolves module jars. */
 	private final Maven maven = new Maven();
+
+	public Duration getLoadTimeout() {
+		return this.loadTimeout;
+	}
+
+	public void setLoadTimeout(Duration loadTimeout) {
+		this.loadTimeout = loadTimeout;
+	}
 
 	public Maven getMaven() {
 		return this.maven;

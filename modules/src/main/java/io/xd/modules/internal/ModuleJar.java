@@ -8,12 +8,17 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -160,11 +165,42 @@ public final class ModuleJar {
 
 	/**
 	 * Loads the one module provider of a checked jar in a new {@link ModuleClassLoader} and asks it for its
-	 * metadata. The module is named {@code name}, whatever name its provider declares; its type must be
-	 * {@code type}.
+	 * metadata, on a thread of its own. The module is named {@code name}, whatever name its provider declares; its
+	 * type must be {@code type}.
 	 * @param sha256 the jar's digest, kept with the module
+	 * @param timeout how long the provider may take to load and describe itself
 	 * @throws ModuleJarException when the jar lists no provider or several, a provider fails to load or to
-	 * describe itself, or it declares another type; the class loader is closed then
+	 * describe itself (in time), or it declares another type; the class loader is closed then
+	 */
+	public static CustomModule load(Path jar, ModuleType type, String name, String sha256, Duration timeout) {
+		FutureTask<CustomModule> load = new FutureTask<>(() -> load(jar, type, name, sha256));
+		Thread thread = new Thread(load, "xd-module-load-" + type.label() + "-" + name);
+		thread.setDaemon(true);
+		thread.start();
+		try {
+			return load.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			// a provider stuck in its static initializer or metadata(): its thread cannot be stopped, only abandoned
+			thread.interrupt();
+			throw new ModuleJarException("The module provider did not load and describe itself within " + timeout
+					+ " (xd.modules.loadTimeout)");
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new ModuleJarException("The jar's module cannot be loaded: " + describe(ex.getCause()), ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while loading module " + type.label() + ":" + name, ex);
+		}
+	}
+
+	/**
+	 * As {@link #load(Path, ModuleType, String, String, Duration)}, on the calling thread and without a time limit,
+	 * for a jar whose provider loaded within a limit before (a restart, a fetched copy of a checked jar).
 	 */
 	public static CustomModule load(Path jar, ModuleType type, String name, String sha256) {
 		String qualifiedName = type.label() + ":" + name;

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.zip.ZipEntry;
@@ -81,6 +82,15 @@ class ModuleJarTests {
 	}
 
 	@Test
+	void refusesAProviderThatDoesNotDescribeItselfInTime() {
+		Path jar = TestJars.hangingInMetadata().writeTo(this.dir.resolve("hang.jar"));
+
+		assertThatThrownBy(() -> ModuleJar.load(jar, ModuleType.PROCESSOR, "hang", "abc", Duration.ofMillis(300)))
+			.isInstanceOf(ModuleJarException.class)
+			.hasMessage("The module provider did not load and describe itself within PT0.3S (xd.modules.loadTimeout)");
+	}
+
+	@Test
 	void refusesAModuleOfAnotherType() {
 		assertThatThrownBy(() -> load(TestJars.declaringType("SINK"), "myproc")).isInstanceOf(ModuleJarException.class)
 			.hasMessage("The jar's module suffix is a sink, but it was uploaded as a processor");
@@ -145,7 +155,7 @@ class ModuleJarTests {
 	private CustomModule load(TestJars jars, String name) {
 		Path jar = jars.writeTo(this.dir.resolve(name + ".jar"));
 		ModuleJar.check(jar, JarLimits.DEFAULT);
-		return ModuleJar.load(jar, ModuleType.PROCESSOR, name, "abc");
+		return ModuleJar.load(jar, ModuleType.PROCESSOR, name, "abc", Duration.ofSeconds(10));
 	}
 
 	/** A jar with a service file and an entry of {@code size} zero bytes, which deflate to almost nothing. */

@@ -137,6 +137,12 @@ public final class TestJars {
 				"if (METADATA != null) { throw new IllegalStateException(\"metadata unavailable\"); }");
 	}
 
+	/** The suffix processor whose {@code metadata()} never returns. */
+	public static TestJars hangingInMetadata() {
+		return suffixProcessor("1", "PROCESSOR", "",
+				"while (METADATA != null) { try { Thread.sleep(60_000); } catch (InterruptedException ex) { } }");
+	}
+
 	private static TestJars suffixProcessor(String version, String type, String staticInit, String metadata) {
 		TestJars jar = new TestJars();
 		jar.sources.put("com.example.lib.Lib", LIB.replace("@VERSION@", version));
