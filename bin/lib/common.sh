@@ -93,8 +93,13 @@ xd_singlenode_stop() {
   wait "$pid" 2>/dev/null || true
 }
 
-# xd_shell_run URI: runs the XD shell against URI with its commands from standard input; it stops at the first
-# failing command, with exit status 1.
+# xd_shell_run URI [DATA_DIR]: runs the XD shell against URI with its commands from standard input; it stops at the
+# first failing command, with exit status 1. With DATA_DIR (the server's xd.data.dir), the shell authenticates as the
+# administrator the server created there (DATA_DIR/credentials.properties).
 xd_shell_run() {
-  "$(xd_java)" -jar "$XD_SHELL_JAR" --uri "$1"
+  if [ -n "${2:-}" ]; then
+    XD_DATA_DIR="$2" "$(xd_java)" -jar "$XD_SHELL_JAR" --uri "$1"
+  else
+    "$(xd_java)" -jar "$XD_SHELL_JAR" --uri "$1"
+  fi
 }

@@ -75,7 +75,8 @@ public class AdminConfiguration {
 
 	@Bean
 	public StreamService streamService(ClusterStore store, StreamPlanner planner, DeploymentSupervisor supervisor,
-			BindingKeys bindingKeys) {
-		return new StreamService(store, planner, supervisor::trigger, bindingKeys);
+			BindingKeys bindingKeys, AdminProperties properties) {
+		return new StreamService(store, planner, supervisor::trigger, bindingKeys,
+				properties.getLimits().toStreamLimits());
 	}
 }

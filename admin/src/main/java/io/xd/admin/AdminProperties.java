@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import io.xd.admin.stream.StreamLimits;
+
 /**
  * Settings of the admin server ({@code xd.admin.*}).
  */
@@ -21,7 +23,14 @@ public class AdminProperties {
 	 * admin that starts before the containers re-register (a restart), without delaying failover much: a dead
 	 * container's node disappears only after its ZooKeeper session times out.
 	 */
-	private Duration departureGracePeriod = Duration.ofSeconds(5);
+	private Duration departureGracePeriod = Duration.ofSeconds(2);
+
+	/** Caps on what one stream may ask for. */
+	private final Limits limits = new Limits();
+
+	public Limits getLimits() {
+		return this.limits;
+	}
 
 	public Duration getDepartureGracePeriod() {
 		return this.departureGracePeriod;
@@ -45,5 +54,80 @@ public class AdminProperties {
 
 	public void setReconcileInterval(Duration reconcileInterval) {
 		this.reconcileInterval = reconcileInterval;
+	}
+
+	/** {@code xd.admin.limits.*}: see {@link StreamLimits}. */
+	public static class Limits {
+
+		/** Characters of a stream name. */
+		private int maxNameLength = StreamLimits.DEFAULTS.maxNameLength();
+
+		/** Characters of a stream definition. */
+		private int maxDefinitionLength = StreamLimits.DEFAULTS.maxDefinitionLength();
+
+		/** Modules in one stream. */
+		private int maxModules = StreamLimits.DEFAULTS.maxModules();
+
+		/** Instances of one module (module.<label>.count). */
+		private int maxInstances = StreamLimits.DEFAULTS.maxInstances();
+
+		/** Consumer threads of one module instance (consumer.concurrency). */
+		private int maxConcurrency = StreamLimits.DEFAULTS.maxConcurrency();
+
+		/** Partitions of a topic the Kafka bus creates (minPartitionCount). */
+		private int maxPartitions = StreamLimits.DEFAULTS.maxPartitions();
+
+		public StreamLimits toStreamLimits() {
+			return new StreamLimits(this.maxNameLength, this.maxDefinitionLength, this.maxModules, this.maxInstances,
+					this.maxConcurrency, this.maxPartitions);
+		}
+
+		public int getMaxNameLength() {
+			return this.maxNameLength;
+		}
+
+		public void setMaxNameLength(int maxNameLength) {
+			this.maxNameLength = maxNameLength;
+		}
+
+		public int getMaxDefinitionLength() {
+			return this.maxDefinitionLength;
+		}
+
+		public void setMaxDefinitionLength(int maxDefinitionLength) {
+			this.maxDefinitionLength = maxDefinitionLength;
+		}
+
+		public int getMaxModules() {
+			return this.maxModules;
+		}
+
+		public void setMaxModules(int maxModules) {
+			this.maxModules = maxModules;
+		}
+
+		public int getMaxInstances() {
+			return this.maxInstances;
+		}
+
+		public void setMaxInstances(int maxInstances) {
+			this.maxInstances = maxInstances;
+		}
+
+		public int getMaxConcurrency() {
+			return this.maxConcurrency;
+		}
+
+		public void setMaxConcurrency(int maxConcurrency) {
+			this.maxConcurrency = maxConcurrency;
+		}
+
+		public int getMaxPartitions() {
+			return this.maxPartitions;
+		}
+
+		public void setMaxPartitions(int maxPartitions) {
+			this.maxPartitions = maxPartitions;
+		}
 	}
 }

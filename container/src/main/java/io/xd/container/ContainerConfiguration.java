@@ -73,7 +73,8 @@ public class ContainerConfiguration {
 				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
 				properties.getAttributes());
 		ModuleLocator modules = new CustomModuleFetcher(client, registry, dataDirectory.resolve("module-cache"));
-		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters), rateInterval);
+		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory),
+				rateInterval);
 	}
 
 	/**

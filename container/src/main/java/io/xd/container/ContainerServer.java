@@ -50,6 +50,9 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final ExecutorService worker;
 
+	/** Whether the modules were stopped because the session was lost, and must be taken up again on return. */
+	private boolean sessionLost;
+
 	private final ScheduledExecutorService rates;
 
 	private final Duration rateInterval;
@@ -102,7 +105,10 @@ public final class ContainerServer implements AutoCloseable {
 			this.client.create().creatingParentContainersIfNeeded().forPath(allocationsPath);
 		}
 		this.client.getConnectionStateListenable().addListener((curator, state) -> {
-			if (state == ConnectionState.RECONNECTED) {
+			if (state == ConnectionState.LOST) {
+				this.worker.execute(this::stopAfterSessionLoss);
+			}
+			else if (state == ConnectionState.RECONNECTED) {
 				this.worker.execute(this::reregister);
 			}
 		});
@@ -174,20 +180,54 @@ public final class ContainerServer implements AutoCloseable {
 		}
 		ModuleStatus status;
 		try {
-			RunningModule running = this.runner.deploy(deployment);
+			RunningModule running = this.runner.deploy(deployment,
+					cause -> this.worker.execute(() -> failed(moduleId, cause)));
 			synchronized (this) {
 				this.modules.put(moduleId, running);
 			}
 			status = ModuleStatus.deployed();
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
+			// an Error too (an OutOfMemoryError while starting): the module failed, the container goes on
 			logger.error("Could not deploy module {}", moduleId, ex);
-			status = ModuleStatus.failed(ex.getMessage() == null ? ex.toString() : ex.getMessage());
+			status = ModuleStatus.failed(reason(ex));
 		}
 		synchronized (this) {
 			this.statuses.put(moduleId, status);
 		}
 		writeStatus(moduleId, status);
+	}
+
+	/**
+	 * A deployed module reported that it can no longer work (a thread of its died): it is stopped and unbound, so
+	 * that it holds nothing, and its status says {@code failed} with the reason until the admin moves or withdraws it.
+	 */
+	private void failed(String moduleId, Throwable cause) {
+		RunningModule running;
+		ModuleStatus status = ModuleStatus.failed(reason(cause));
+		synchronized (this) {
+			ModuleStatus current = this.statuses.get(moduleId);
+			running = this.modules.remove(moduleId);
+			if (running == null || current == null || !current.isDeployed()) {
+				return; // undeployed meanwhile, or already failed
+			}
+			this.statuses.put(moduleId, status);
+		}
+		logger.error("Module {} failed; it is stopped and unbound", moduleId, cause);
+		try {
+			running.undeploy();
+		}
+		catch (Throwable ex) {
+			logger.warn("Module {} did not stop cleanly after failing", moduleId, ex);
+		}
+		writeStatus(moduleId, status);
+	}
+
+	private static String reason(Throwable cause) {
+		String message = cause.getMessage();
+		return (cause instanceof Error || message == null || message.isBlank())
+				? cause.getClass().getSimpleName() + ((message == null || message.isBlank()) ? "" : ": " + message)
+				: message;
 	}
 
 	private void undeploy(String moduleId) {
@@ -259,6 +299,31 @@ public final class ContainerServer implements AutoCloseable {
 			.forPath(path, ClusterJson.write(this.attributes));
 	}
 
+	/**
+	 * The ZooKeeper session is gone: the admin sees this container as departed and deploys its modules elsewhere, so
+	 * they must not keep running here beside their replacements. They are stopped (without touching ZooKeeper, which
+	 * cannot be reached) until the container registers again.
+	 */
+	private void stopAfterSessionLoss() {
+		Map<String, RunningModule> running;
+		synchronized (this) {
+			running = new LinkedHashMap<>(this.modules);
+			this.modules.clear();
+			this.statuses.clear();
+			this.sessionLost = true;
+		}
+		logger.error("Container {} lost its ZooKeeper session: stopping its {} modules, which the admin deploys "
+				+ "elsewhere", id(), running.size());
+		running.forEach((moduleId, module) -> {
+			try {
+				module.undeploy();
+			}
+			catch (Throwable ex) {
+				logger.warn("Module {} did not stop cleanly", moduleId, ex);
+			}
+		});
+	}
+
 	private void reregister() {
 		try {
 			if (this.client.checkExists().forPath(ClusterPaths.container(id())) == null) {
@@ -269,6 +334,19 @@ public final class ContainerServer implements AutoCloseable {
 				}
 				current.forEach(this::writeStatus);
 				logger.info("Container {} registered again after losing its ZooKeeper session", id());
+			}
+			boolean lost;
+			synchronized (this) {
+				lost = this.sessionLost;
+				this.sessionLost = false;
+			}
+			if (lost) {
+				// what is still allocated here once the admin has seen this container return runs again
+				String allocationsPath = ClusterPaths.allocations(id());
+				for (String child : this.client.getChildren().forPath(allocationsPath)) {
+					byte[] data = this.client.getData().forPath(ZKPaths.makePath(allocationsPath, child));
+					deploy(ClusterJson.read(data, ModuleDeployment.class));
+				}
 			}
 		}
 		catch (Exception ex) {

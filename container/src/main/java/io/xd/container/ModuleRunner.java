@@ -1,6 +1,8 @@
 package io.xd.container;
 
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -45,20 +47,27 @@ public final class ModuleRunner {
 
 	private final MeterRegistry meterRegistry;
 
-	/** A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}. */
+	private final Path dataDirectory;
+
+	/**
+	 * A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}, in XD's default
+	 * data directory.
+	 */
 	public ModuleRunner(ModuleRegistry registry, MessageBus bus) {
-		this(registry, bus, new SimpleMeterRegistry());
+		this(registry, bus, new SimpleMeterRegistry(), ModuleContext.defaultDataDirectory());
 	}
 
-	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry) {
-		this(Objects.requireNonNull(registry, "registry")::find, bus, meterRegistry);
+	/** A runner whose modules' meters go to {@code meterRegistry} and whose modules keep files in the data directory. */
+	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory) {
+		this(Objects.requireNonNull(registry, "registry")::find, bus, meterRegistry, dataDirectory);
 	}
 
 	/** A runner that finds modules through {@code modules}, such as a {@link CustomModuleFetcher}. */
-	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry) {
+	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory) {
 		this.modules = Objects.requireNonNull(modules, "modules");
 		this.bus = Objects.requireNonNull(bus, "bus");
 		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+		this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
 	}
 
 	/**
@@ -67,6 +76,16 @@ public final class ModuleRunner {
 	 * @throws RuntimeException what the bus or the module threw while binding or starting; nothing stays bound
 	 */
 	public RunningModule deploy(ModuleDeployment deployment) {
+		return deploy(deployment, cause -> logger.error("Module {} failed", deployment.moduleId(), cause));
+	}
+
+	/**
+	 * Creates, starts and binds the module; {@code onFailure} hears of it when the module reports later that it can
+	 * no longer work ({@link ModuleContext#fail(Throwable)}, or a death of one of its threads).
+	 * @throws IllegalArgumentException when the module is unknown here or its options are invalid
+	 * @throws RuntimeException what the bus or the module threw while binding or starting; nothing stays bound
+	 */
+	public RunningModule deploy(ModuleDeployment deployment, Consumer<Throwable> onFailure) {
 		ModuleType type = ModuleType.fromLabel(deployment.type());
 		ModuleProvider provider = this.modules.find(type, deployment.name())
 			.orElseThrow(() -> new IllegalArgumentException(
@@ -80,7 +99,7 @@ public final class ModuleRunner {
 		try {
 			ModuleOptions options = provider.metadata().resolve(deployment.options());
 			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
-					deployment.index(), options));
+					deployment.index(), options, this.dataDirectory, onFailure));
 			running.meters.meterLatency(module, deployment);
 			MessageChannel output = null;
 			if (deployment.output() != null) {

@@ -55,7 +55,8 @@ class ModuleRunnerTests {
 			new TestProvider(ModuleType.PROCESSOR, "upper", UpperCase::new),
 			new TestProvider(ModuleType.SINK, "collector", Collector::new),
 			new TestProvider(ModuleType.PROCESSOR, "broken", Broken::new),
-			new TestProvider(ModuleType.SINK, "timed", Timed::new))), this.bus, this.meters);
+			new TestProvider(ModuleType.SINK, "timed", Timed::new))), this.bus, this.meters,
+			ModuleContext.defaultDataDirectory());
 
 	@AfterEach
 	void close() {

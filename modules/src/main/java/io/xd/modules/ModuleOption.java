@@ -151,6 +151,14 @@ public final class ModuleOption<T> {
 		return withRule(value -> ((Number) value).longValue() >= min, "be at least " + min);
 	}
 
+	/**
+	 * This numeric option with an upper bound, inclusive: a cap that keeps one module from exhausting its container
+	 * (threads, memory), documented with the option.
+	 */
+	public ModuleOption<T> withMax(long max) {
+		return withRule(value -> ((Number) value).longValue() <= max, "be at most " + max);
+	}
+
 	public String name() {
 		return this.name;
 	}

@@ -30,7 +30,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 		Properties configuration = new Properties();
 		configuration.setProperty("clientPort", Integer.toString(this.port));
 		configuration.setProperty("clientPortAddress", "127.0.0.1");
-		configuration.setProperty("tickTime", "2000");
+		// sessions expire on tick boundaries: a short tick makes a dead container's departure seen promptly
+		configuration.setProperty("tickTime", "500");
+		configuration.setProperty("minSessionTimeout", "4000");
 		configuration.setProperty("initLimit", "10");
 		configuration.setProperty("syncLimit", "5");
 		// no Jetty admin console on port 8080, no four-letter words beyond the defaults

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 
 import org.apache.curator.framework.CuratorFramework;
 
-import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
@@ -55,16 +54,6 @@ public class XdConfiguration {
 	@Bean
 	public BindingKeys bindingKeys(@Value("${xd.transport:local}") String transport) {
 		return Transport.of(transport).bindingKeys();
-	}
-
-	/**
-	 * Tells modules, which have no Spring environment, where the data directory is: the jdbc sink keeps its default
-	 * H2 database in {@code <xd.data.dir>/jdbc}. A system property given to the JVM ({@code -Dxd.data.dir}) is left
-	 * as it is, and so is the first one published when several nodes share a JVM (tests).
-	 */
-	@Bean
-	public InitializingBean dataDirectorySystemProperty(@Value("${xd.data.dir}") Path dataDirectory) {
-		return () -> System.getProperties().putIfAbsent("xd.data.dir", dataDirectory.toAbsolutePath().toString());
 	}
 
 	@Bean

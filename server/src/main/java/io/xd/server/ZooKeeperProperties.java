@@ -14,7 +14,7 @@ public class ZooKeeperProperties {
 	private String namespace = "xd";
 
 	/** Session timeout: how soon a crashed container's modules are redeployed elsewhere. */
-	private Duration sessionTimeout = Duration.ofSeconds(60);
+	private Duration sessionTimeout = Duration.ofSeconds(6);
 
 	/** How long to wait for a connection before giving up at start-up. */
 	private Duration connectionTimeout = Duration.ofSeconds(30);

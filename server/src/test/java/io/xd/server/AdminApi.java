@@ -7,13 +7,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import io.xd.server.security.LocalAdministrator;
 
 /** A small client of an admin server's REST API, for the integration tests. */
 class AdminApi {
@@ -24,8 +28,35 @@ class AdminApi {
 
 	private String base;
 
+	private String username;
+
+	private String password;
+
 	AdminApi(String base) {
 		this.base = base;
+	}
+
+	/** A client of the server at {@code base} authenticated as the local administrator of its data directory. */
+	static AdminApi local(String base, Path dataDirectory) {
+		return new AdminApi(base).asAdministratorOf(dataDirectory);
+	}
+
+	/** This client, authenticated as the {@link LocalAdministrator} of that data directory from now on. */
+	AdminApi asAdministratorOf(Path dataDirectory) {
+		LocalAdministrator admin = LocalAdministrator.obtain(dataDirectory);
+		return withCredentials(admin.username(), admin.password());
+	}
+
+	/** This client, sending these HTTP Basic credentials from now on (null: none). */
+	AdminApi withCredentials(String username, String password) {
+		this.username = username;
+		this.password = password;
+		return this;
+	}
+
+	/** A client of the same server with other credentials (null: none). */
+	AdminApi as(String username, String password) {
+		return new AdminApi(this.base).withCredentials(username, password);
 	}
 
 	/** For a subclass that learns its address only after starting the server. */
@@ -35,6 +66,12 @@ class AdminApi {
 
 	String baseUri() {
 		return this.base;
+	}
+
+	/** The XD shell's arguments that target this server with this client's credentials. */
+	String[] shellArguments() {
+		return (this.username == null) ? new String[] { "--uri", this.base }
+				: new String[] { "--uri", this.base, "--username", this.username, "--password", this.password };
 	}
 
 	Response get(String path) {
@@ -63,6 +100,10 @@ class AdminApi {
 	}
 
 	Response send(HttpRequest.Builder request) {
+		if (this.username != null) {
+			request.setHeader("Authorization", "Basic " + Base64.getEncoder()
+				.encodeToString((this.username + ":" + this.password).getBytes(StandardCharsets.UTF_8)));
+		}
 		try {
 			HttpResponse<String> response = this.http.send(request.timeout(Duration.ofSeconds(30)).build(),
 					HttpResponse.BodyHandlers.ofString());

@@ -35,6 +35,12 @@ import static org.awaitility.Awaitility.await;
  */
 class DistributedFailoverIntegrationTests {
 
+	/** One user that every process of a cluster knows, as servers.yml would configure it. */
+	static final String USER = "--xd.security.users.tester.password={noop}tester";
+
+	static final String USER_ROLES = "--xd.security.users.tester.roles=VIEW,CREATE,DEPLOY,DESTROY,MANAGE";
+
+
 	private static final int MESSAGES = 300_000;
 
 	@TempDir
@@ -71,7 +77,7 @@ class DistributedFailoverIntegrationTests {
 		XdProcess zookeeper = fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")));
 		zookeeper.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 
-		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
+		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN",
 				"--logging.level.io.xd.bus.kafka.StaleEpochCommitRetry=DEBUG");
@@ -86,7 +92,7 @@ class DistributedFailoverIntegrationTests {
 		}
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		containers.values().forEach(process -> process.awaitLog("Started XdApplication", Duration.ofSeconds(120)));
-		AdminApi api = new AdminApi("http://127.0.0.1:" + adminPort);
+		AdminApi api = new AdminApi("http://127.0.0.1:" + adminPort).withCredentials("tester", "tester");
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> api.get("/runtime/containers").json().get("content").size() == 3);
 
@@ -175,7 +181,7 @@ class DistributedFailoverIntegrationTests {
 		int zkPort = XdProcess.freePort();
 		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
-		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
+		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--logging.level.org.apache.kafka=WARN");
 		int leaderPort = XdProcess.freePort();
@@ -190,7 +196,7 @@ class DistributedFailoverIntegrationTests {
 		follower.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		container.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		assertThat(follower.log()).doesNotContain("is now the leader");
-		AdminApi api = new AdminApi("http://127.0.0.1:" + followerPort);
+		AdminApi api = new AdminApi("http://127.0.0.1:" + followerPort).withCredentials("tester", "tester");
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> api.get("/runtime/containers").json().get("content").size() == 1);
 
@@ -224,7 +230,7 @@ class DistributedFailoverIntegrationTests {
 	private static AdminApi actuator(XdProcess container) {
 		Matcher port = Pattern.compile("Tomcat started on port (\\d+)").matcher(container.log());
 		assertThat(port.find()).as("the container logged its port").isTrue();
-		return new AdminApi("http://127.0.0.1:" + port.group(1));
+		return new AdminApi("http://127.0.0.1:" + port.group(1)).withCredentials("tester", "tester");
 	}
 
 	/** What a container's Prometheus endpoint says a module (of any instance) has taken in; 0 before it shows. */

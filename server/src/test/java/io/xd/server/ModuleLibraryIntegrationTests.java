@@ -14,9 +14,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +32,10 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The module library's pipelines of the issue, end to end through a singlenode: sources in, files out. */
+/**
+ * The module library's pipelines, end to end through a singlenode, each stream created and deployed with the XD shell
+ * as a user would: sources in, files and a PostgreSQL table out; and the shell's description of every module.
+ */
 class ModuleLibraryIntegrationTests {
 
 	@TempDir
@@ -52,16 +60,11 @@ class ModuleLibraryIntegrationTests {
 	void postedTextIsTransformedFilteredAndWrittenToAFile() throws Exception {
 		int port = freePort();
 		Path dir = out.resolve("http");
-		node.createStream("upper", "http --port=" + port + " | transform --expression=payload.toUpperCase() | filter "
-				+ "--expression='payload.length() > 3' | file --dir=" + dir + " --name=out", true);
-		await().atMost(Duration.ofSeconds(30)).until(() -> node.status("upper").equals("deployed"));
+		deployWithShell("upper", "http --port=" + port + " | transform --expression=payload.toUpperCase() | filter "
+				+ "--expression='payload.length() > 3' | file --dir=" + dir + " --name=out");
 
-		HttpClient client = HttpClient.newHttpClient();
 		for (String body : List.of("abcd", "xy")) {
-			HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-					+ "/")).header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-					HttpResponse.BodyHandlers.ofString());
-			assertThat(response.statusCode()).as("POST %s", body).isEqualTo(202);
+			post(port, "text/plain", body);
 		}
 
 		Path file = dir.resolve("out.out");
@@ -73,8 +76,7 @@ class ModuleLibraryIntegrationTests {
 	void aTcpSourceWritesOneLinePerCrlfFrame() throws Exception {
 		int port = freePort();
 		Path dir = out.resolve("tcp");
-		node.createStream("frames", "tcp --port=" + port + " | file --dir=" + dir + " --name=out", true);
-		await().atMost(Duration.ofSeconds(30)).until(() -> node.status("frames").equals("deployed"));
+		deployWithShell("frames", "tcp --port=" + port + " | file --dir=" + dir + " --name=out");
 
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
 				OutputStream stream = socket.getOutputStream()) {
@@ -94,8 +96,7 @@ class ModuleLibraryIntegrationTests {
 			port = probe.getLocalPort();
 		}
 		Path dir = out.resolve("syslog");
-		node.createStream("syslog", "syslog-udp --port=" + port + " | file --dir=" + dir + " --name=out", true);
-		await().atMost(Duration.ofSeconds(30)).until(() -> node.status("syslog").equals("deployed"));
+		deployWithShell("syslog", "syslog-udp --port=" + port + " | file --dir=" + dir + " --name=out");
 
 		try (DatagramSocket client = new DatagramSocket()) {
 			for (String line : List.of("<34>1 2026-11-23T10:00:00.000Z host1 app1 42 ID7 - first message",
@@ -119,6 +120,107 @@ class ModuleLibraryIntegrationTests {
 		JsonNode second = json.readTree(lines.get(1));
 		assertThat(second.get("host").asString()).isEqualTo("host2");
 		assertThat(second.get("message").asString()).isEqualTo("second message");
+	}
+
+	@Test
+	void eachPostBecomesOneRowInAPostgresTable() throws Exception {
+		try (EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
+			int port = freePort();
+			String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
+			deployWithShell("rows", "http --port=" + port + " | jdbc --url='" + url
+					+ "' --tableName=t --columns=payload --initialize=true");
+			for (String body : List.of("one", "two", "three")) {
+				post(port, "text/plain", body);
+			}
+
+			await().atMost(Duration.ofSeconds(20)).until(() -> payloads(postgres).size() >= 3);
+			assertThat(payloads(postgres)).containsExactly("one", "two", "three");
+			assertThat(ShellRun.withInput(node, "stream destroy rows\n").exitStatus()).isZero();
+		}
+	}
+
+	@Test
+	void theTutorialStreamsRunAndATapSeesWhatTheTransformSends() throws Exception {
+		Path dir = out.resolve("tutorial");
+		deployWithShell("tick", "time --fixedDelay=100 --timeUnit=MILLISECONDS --format=HH:mm:ss"
+				+ " | transform --expression=payload.concat('z').toUpperCase() | log");
+		deployWithShell("tickcopy", "tap:stream:tick.transform > file --dir=" + dir + " --name=out");
+		deployWithShell("posted", "http --port=" + freePort() + " | log");
+
+		Path file = dir.resolve("out.out");
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> Files.exists(file) && Files.readAllLines(file, StandardCharsets.UTF_8).size() >= 2);
+		assertThat(Files.readAllLines(file, StandardCharsets.UTF_8))
+			.allSatisfy(line -> assertThat(line).matches("\\d\\d:\\d\\d:\\d\\dZ"));
+		ShellRun runtime = ShellRun.withInput(node, "runtime modules\n");
+		assertThat(runtime.output()).contains("tick.source.time.1", "tick.processor.transform.1", "tick.sink.log.1",
+				"posted.source.http.1", "posted.sink.log.1");
+	}
+
+	@Test
+	void theShellListsEveryModuleOfTheLibraryAndDescribesEachOptionWithItsTypeAndDefault() {
+		ShellRun list = ShellRun.withInput(node, "module list\n");
+		assertThat(list.exitStatus()).as(list.output()).isZero();
+		assertThat(list.output()).contains("http", "tcp", "syslog-udp", "syslog-tcp", "file", "kafka", "time",
+				"transform", "filter", "splitter", "header-enricher", "aggregator", "json-path", "http-client", "log",
+				"jdbc", "counter", "load-generator", "throughput");
+
+		JsonNode modules = node.get("/modules?size=1000").json().get("content");
+		StringBuilder commands = new StringBuilder();
+		modules.forEach(module -> commands.append("module info ")
+			.append(module.get("type").asString())
+			.append(':')
+			.append(module.get("name").asString())
+			.append('\n'));
+		ShellRun info = ShellRun.withInput(node, commands.toString());
+		assertThat(info.exitStatus()).as(info.output()).isZero();
+		List<String> lines = List.of(info.output().split("\\R"));
+		for (JsonNode module : modules) {
+			String type = module.get("type").asString();
+			String name = module.get("name").asString();
+			assertThat(info.output()).contains("Information about " + type + " module '" + name + "':");
+			for (JsonNode option : node.get("/modules/" + type + "/" + name).json().get("options")) {
+				String optionName = option.get("name").asString();
+				String optionType = option.get("type").asString();
+				JsonNode defaultValue = option.get("defaultValue");
+				assertThat(option.get("description").asString()).as("%s:%s --%s", type, name, optionName)
+					.isNotBlank();
+				// a row: the option, its description, its default (when it has one) and its type, in that order
+				assertThat(lines).as("%s:%s --%s", type, name, optionName)
+					.anySatisfy(line -> assertThat(line).startsWith(optionName + "  ")
+						.endsWith("  " + optionType)
+						.contains((defaultValue == null || defaultValue.isNull()) ? ""
+								: "  " + defaultValue.asString() + "  "));
+			}
+		}
+	}
+
+	private static void deployWithShell(String name, String definition) {
+		ShellRun shell = ShellRun.withInput(node,
+				"stream create " + name + " --definition \"" + definition + "\" --deploy\n");
+		assertThat(shell.exitStatus()).as(shell.output()).isZero();
+		assertThat(shell.output()).contains("Created and deployed new stream '" + name + "'");
+		await().atMost(Duration.ofSeconds(30)).until(() -> node.status(name).equals("deployed"));
+	}
+
+	private static void post(int port, String contentType, String body) throws IOException, InterruptedException {
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+				.header("Content-Type", contentType)
+				.POST(HttpRequest.BodyPublishers.ofString(body))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as("POST %s: %s", body, response.body()).isEqualTo(202);
+	}
+
+	private static List<String> payloads(EmbeddedPostgres postgres) throws SQLException {
+		try (Connection connection = postgres.getPostgresDatabase().getConnection();
+				ResultSet rows = connection.createStatement().executeQuery("SELECT payload FROM t")) {
+			List<String> payloads = new ArrayList<>();
+			while (rows.next()) {
+				payloads.add(rows.getString(1));
+			}
+			return payloads;
+		}
 	}
 
 	private static int freePort() throws IOException {

@@ -1,9 +1,5 @@
 package io.xd.server;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.modules.internal.TestJars;
-import io.xd.shell.XdShell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -49,14 +44,14 @@ class ShellIntegrationTests {
 				stream deploy --name ticktock --properties "module.*.count=1"
 				stream list
 				""");
-		Shell created = shell("--cmdfile", create.toString());
+		ShellRun created = shell("--cmdfile", create.toString());
 		assertThat(created.exitStatus()).as(created.output()).isZero();
 		assertThat(created.output()).contains("xd:> stream create ticktock", "Created new stream 'ticktock'",
 				"Deployed stream 'ticktock'", "Stream Name", "ticktock", "time --fixedDelay=1 | log");
 
 		await().atMost(Duration.ofSeconds(20)).until(() -> node.status("ticktock").equals("deployed"));
 
-		Shell inspected = shellWithInput("""
+		ShellRun inspected = shellWithInput("""
 				runtime containers
 				runtime modules
 				module info source:time
@@ -65,7 +60,7 @@ class ShellIntegrationTests {
 		assertThat(inspected.output()).contains("Container Id", "127.0.0.1", "ticktock.source.time.1",
 				"ticktock.sink.log.1", "fixedDelay");
 
-		Shell removed = shellWithInput("""
+		ShellRun removed = shellWithInput("""
 				stream undeploy ticktock
 				stream destroy --name ticktock
 				stream list
@@ -80,7 +75,7 @@ class ShellIntegrationTests {
 
 	@Test
 	void stopsAtTheFirstFailingCommandWithExitStatusOneAndTheServersMessage() throws Exception {
-		Shell shell = shellWithInput("""
+		ShellRun shell = shellWithInput("""
 				stream create broken --definition "time | | log"
 				stream create never --definition "time | log"
 				""");
@@ -93,7 +88,7 @@ class ShellIntegrationTests {
 	@Test
 	void uploadsListsDescribesAndDeletesACustomModule() throws Exception {
 		Path jar = TestJars.suffixProcessor().writeTo(data.resolve("myproc.jar"));
-		Shell shell = shellWithInput("""
+		ShellRun shell = shellWithInput("""
 				module upload --type processor --name myproc --file %s
 				module list
 				module info processor:myproc
@@ -105,33 +100,16 @@ class ShellIntegrationTests {
 				"Successfully destroyed module 'processor:myproc'");
 		assertThat(node.get("/modules/processor/myproc").status()).isEqualTo(404);
 
-		Shell refused = shellWithInput("module upload --type processor --name ../myproc --file " + jar + "\n");
+		ShellRun refused = shellWithInput("module upload --type processor --name ../myproc --file " + jar + "\n");
 		assertThat(refused.exitStatus()).isEqualTo(1);
 		assertThat(refused.output()).contains("Command failed:", "Invalid module name '../myproc'");
 	}
 
-	private static Shell shellWithInput(String commands) {
-		return run(new String[] { "--uri", node.baseUri() },
-				new ByteArrayInputStream(commands.getBytes(StandardCharsets.UTF_8)));
+	private static ShellRun shellWithInput(String commands) {
+		return ShellRun.withInput(node, commands);
 	}
 
-	private static Shell shell(String... args) {
-		String[] all = new String[args.length + 2];
-		all[0] = "--uri";
-		all[1] = node.baseUri();
-		System.arraycopy(args, 0, all, 2, args.length);
-		return run(all, new ByteArrayInputStream(new byte[0]));
-	}
-
-	private static Shell run(String[] args, ByteArrayInputStream stdin) {
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-		int status;
-		try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-			status = XdShell.run(args, stdin, out, false);
-		}
-		return new Shell(status, bytes.toString(StandardCharsets.UTF_8));
-	}
-
-	private record Shell(int exitStatus, String output) {
+	private static ShellRun shell(String... args) {
+		return ShellRun.withArgs(node, args);
 	}
 }

@@ -27,6 +27,10 @@ final class SingleNode extends AdminApi implements AutoCloseable {
 		this.context = new SpringApplicationBuilder(XdApplication.class).profiles("singlenode")
 			.run(XdApplication.withShortcuts(args.toArray(String[]::new)));
 		setBaseUri("http://127.0.0.1:" + this.context.getEnvironment().getProperty("local.server.port"));
+		if (args.stream().noneMatch(arg -> arg.startsWith("--xd.security."))) {
+			// no users configured: the server created its administrator
+			asAdministratorOf(dataDirectory);
+		}
 	}
 
 	/** The running module with this id in the singlenode's container, or null. */

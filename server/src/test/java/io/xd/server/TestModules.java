@@ -3,9 +3,11 @@ package io.xd.server;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.support.GenericMessage;
 
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
@@ -15,6 +17,7 @@ import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
+import io.xd.modules.Source;
 
 /**
  * Modules that only the integration tests deploy, found through {@code META-INF/services} on the test class path
@@ -118,6 +121,66 @@ public final class TestModules {
 			@Override
 			public Module create(ModuleContext context) {
 				return new FailingProcessor(context.options().get(EVERY));
+			}
+		}
+	}
+
+	/**
+	 * {@code dying --after=MS --when=run|start}: a source whose thread dies of an {@code OutOfMemoryError} after
+	 * sending for a while ({@code run}), or whose start throws one ({@code start}).
+	 */
+	public static final class DyingSource implements Source {
+
+		static final ModuleOption<Integer> AFTER = ModuleOption.ofInt("after")
+			.withDefault(500)
+			.withMin(0)
+			.withDescription("milliseconds of sending before the thread dies");
+
+		static final ModuleOption<String> WHEN = ModuleOption.ofChoice("when", "run", "start")
+			.withDefault("run")
+			.withDescription("die in the sending thread, or in start");
+
+		private final ModuleContext context;
+
+		private volatile boolean stopped;
+
+		DyingSource(ModuleContext context) {
+			this.context = context;
+		}
+
+		@Override
+		public void start(MessageChannel output) {
+			if (this.context.options().get(WHEN).equals("start")) {
+				throw new OutOfMemoryError("Java heap space (dying source, at start)");
+			}
+			long deadline = System.nanoTime() + this.context.options().get(AFTER) * 1_000_000L;
+			this.context.newThread("dying", () -> {
+				while (!this.stopped && System.nanoTime() < deadline) {
+					output.send(new GenericMessage<>("alive"));
+					LockSupport.parkNanos(10_000_000L);
+				}
+				if (!this.stopped) {
+					throw new OutOfMemoryError("Java heap space (dying source)");
+				}
+			}).start();
+		}
+
+		@Override
+		public void stop() {
+			this.stopped = true;
+		}
+
+		public static final class Provider implements ModuleProvider {
+
+			@Override
+			public ModuleMetadata metadata() {
+				return new ModuleMetadata(ModuleType.SOURCE, "dying",
+						"Test source: its thread dies of an OutOfMemoryError", List.of(AFTER, WHEN));
+			}
+
+			@Override
+			public Module create(ModuleContext context) {
+				return new DyingSource(context);
 			}
 		}
 	}

@@ -88,6 +88,14 @@ final class XdProcess implements AutoCloseable {
 		waitFor();
 	}
 
+	String name() {
+		return this.name;
+	}
+
+	long pid() {
+		return this.process.pid();
+	}
+
 	boolean isAlive() {
 		return this.process.isAlive();
 	}

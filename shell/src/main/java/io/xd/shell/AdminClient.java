@@ -37,14 +37,35 @@ public final class AdminClient {
 
 	private final URI baseUri;
 
+	private final Credentials credentials;
+
 	/**
-	 * Creates a client of one admin server.
+	 * Creates a client of one admin server that sends no credentials.
 	 * @param http the HTTP client to send requests with
 	 * @param baseUri the admin server, such as {@code http://localhost:9393}; a trailing slash is ignored
 	 */
 	public AdminClient(HttpClient http, URI baseUri) {
+		this(http, baseUri, null);
+	}
+
+	/**
+	 * Creates a client of one admin server.
+	 * @param http the HTTP client to send requests with
+	 * @param baseUri the admin server, such as {@code http://localhost:9393}; a trailing slash is ignored
+	 * @param credentials what to authenticate with (HTTP Basic), or {@code null}
+	 */
+	public AdminClient(HttpClient http, URI baseUri, Credentials credentials) {
 		this.http = http;
 		this.baseUri = baseUri;
+		this.credentials = credentials;
+	}
+
+	/**
+	 * Who this client authenticates as.
+	 * @return the user name, or {@code null} when it sends no credentials
+	 */
+	public String username() {
+		return (this.credentials != null) ? this.credentials.username() : null;
 	}
 
 	/**
@@ -147,6 +168,16 @@ public final class AdminClient {
 
 	private JsonNode send(String method, String path, HttpRequest.BodyPublisher body, String contentType) {
 		HttpResponse<String> response = exchange(request(method, path, body, contentType));
+		if (response.statusCode() == 401) {
+			throw new AdminException(401, "The admin server at " + this.baseUri + ((this.credentials == null)
+					? " asks for credentials: start the shell with --username and --password, or run admin config "
+							+ "server --uri " + this.baseUri + " --username <name>"
+					: " refused the credentials of user '" + this.credentials.username() + "': check the user name and "
+							+ "password"));
+		}
+		if (response.statusCode() == 403) {
+			throw new AdminException(403, "Access denied: " + errorMessage(method, path, response));
+		}
 		if (response.statusCode() >= 400) {
 			throw new AdminException(response.statusCode(), errorMessage(method, path, response));
 		}
@@ -170,6 +201,9 @@ public final class AdminClient {
 			.method(method, body);
 		if (contentType != null) {
 			builder.header("Content-Type", contentType);
+		}
+		if (this.credentials != null) {
+			builder.header("Authorization", this.credentials.authorization());
 		}
 		return builder.build();
 	}

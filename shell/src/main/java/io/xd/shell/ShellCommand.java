@@ -87,6 +87,16 @@ public final class ShellCommand extends AbstractCommand {
 			return this.context.inputReader().readInput(prompt);
 		}
 
+		/**
+		 * Asks the user for a secret, not echoed. Only meaningful in interactive mode.
+		 * @param prompt what to show before the cursor
+		 * @return what was typed, or {@code null} at the end of input
+		 * @throws Exception when the console cannot be read
+		 */
+		public char[] readPassword(String prompt) throws Exception {
+			return this.context.inputReader().readPassword(prompt);
+		}
+
 	}
 
 	private final String positionalOption;

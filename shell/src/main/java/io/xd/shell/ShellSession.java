@@ -2,6 +2,8 @@ package io.xd.shell;
 
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The state one shell keeps between commands: the admin server it targets, whether a person is at the keyboard,
@@ -18,6 +20,8 @@ public final class ShellSession {
 
 	private final boolean interactive;
 
+	private final Function<URI, Optional<Credentials>> localCredentials;
+
 	private AdminClient admin;
 
 	private boolean exitRequested;
@@ -30,9 +34,36 @@ public final class ShellSession {
 	 * @param http the HTTP client to talk to admin servers with
 	 */
 	public ShellSession(URI adminUri, boolean interactive, HttpClient http) {
+		this(adminUri, null, interactive, http, uri -> Optional.empty());
+	}
+
+	/**
+	 * Creates a session.
+	 * @param adminUri the admin server to target first
+	 * @param credentials what to authenticate with, or {@code null}
+	 * @param interactive {@code true} when commands are typed at a terminal
+	 * @param http the HTTP client to talk to admin servers with
+	 */
+	public ShellSession(URI adminUri, Credentials credentials, boolean interactive, HttpClient http) {
+		this(adminUri, credentials, interactive, http, uri -> Credentials.local(uri, System.getenv()));
+	}
+
+	private ShellSession(URI adminUri, Credentials credentials, boolean interactive, HttpClient http,
+			Function<URI, Optional<Credentials>> localCredentials) {
 		this.http = http;
 		this.interactive = interactive;
-		this.admin = new AdminClient(http, adminUri);
+		this.localCredentials = localCredentials;
+		this.admin = new AdminClient(http, adminUri, credentials);
+	}
+
+	/**
+	 * The credentials of the administrator a server on this machine created for itself, when the shell may use them
+	 * (see {@link Credentials}).
+	 * @param adminUri the server
+	 * @return the credentials, if any
+	 */
+	public Optional<Credentials> localCredentials(URI adminUri) {
+		return this.localCredentials.apply(adminUri);
 	}
 
 	/**
@@ -48,7 +79,16 @@ public final class ShellSession {
 	 * @param adminUri its URI
 	 */
 	public void target(URI adminUri) {
-		this.admin = new AdminClient(this.http, adminUri);
+		target(adminUri, null);
+	}
+
+	/**
+	 * Targets another admin server, authenticating with these credentials.
+	 * @param adminUri its URI
+	 * @param credentials what to authenticate with, or {@code null}
+	 */
+	public void target(URI adminUri, Credentials credentials) {
+		this.admin = new AdminClient(this.http, adminUri, credentials);
 	}
 
 	/**

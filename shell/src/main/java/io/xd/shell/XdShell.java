@@ -31,9 +31,13 @@ public final class XdShell {
 	public static final int USAGE_ERROR = 2;
 
 	private static final String USAGE = """
-			Usage: xd-shell [--uri <admin server>] [--cmdfile <file>]
-			  --uri      the admin server to talk to (default: %s)
-			  --cmdfile  run the commands of this file, one per line, then exit
+			Usage: xd-shell [--uri <admin server>] [--username <name> [--password <password>]] [--cmdfile <file>]
+			  --uri       the admin server to talk to (default: %s)
+			  --username  the user to authenticate as; the password is asked for when --password is not given.
+			              Without it, a server on this machine is reached as the administrator it created, read
+			              from $XD_DATA_DIR/credentials.properties (default ~/.xd/data)
+			  --password  the user's password
+			  --cmdfile   run the commands of this file, one per line, then exit
 			Without --cmdfile, commands are read from standard input when it is not a terminal.""";
 
 	private XdShell() {
@@ -73,8 +77,26 @@ public final class XdShell {
 				return ScriptRunner.SUCCESS;
 			}
 			boolean interactive = arguments.cmdfile() == null && terminal;
+			Credentials credentials;
+			if (arguments.username() != null) {
+				String password = arguments.password();
+				if (password == null) {
+					Console console = System.console();
+					char[] typed = (console != null) ? console.readPassword("Password for %s: ", arguments.username())
+							: null;
+					if (typed == null) {
+						out.println("Give --password with --username: there is no terminal to ask for it");
+						return USAGE_ERROR;
+					}
+					password = new String(typed);
+				}
+				credentials = new Credentials(arguments.username(), password);
+			}
+			else {
+				credentials = Credentials.local(arguments.uri(), System.getenv()).orElse(null);
+			}
 			CommandRunner runner = new CommandRunner(
-					new ShellSession(arguments.uri(), interactive, AdminClient.newHttpClient()));
+					new ShellSession(arguments.uri(), credentials, interactive, AdminClient.newHttpClient()));
 			if (arguments.cmdfile() != null) {
 				return runFile(runner, arguments.cmdfile(), out);
 			}
@@ -152,13 +174,22 @@ public final class XdShell {
 	 * The shell's own command line arguments.
 	 *
 	 * @param uri the admin server
+	 * @param username the user to authenticate as, or {@code null}
+	 * @param password the user's password, or {@code null}
 	 * @param cmdfile the script to run, or {@code null}
 	 * @param help whether the usage was asked for
 	 */
-	record Arguments(URI uri, Path cmdfile, boolean help) {
+	record Arguments(URI uri, String username, String password, Path cmdfile, boolean help) {
+
+		@Override
+		public String toString() {
+			return "Arguments[uri=" + this.uri + ", username=" + this.username + ", cmdfile=" + this.cmdfile + "]";
+		}
 
 		static Arguments parse(String[] args) {
 			URI uri = ShellSession.DEFAULT_ADMIN_URI;
+			String username = null;
+			String password = null;
 			Path cmdfile = null;
 			boolean help = false;
 			for (int i = 0; i < args.length; i++) {
@@ -171,24 +202,27 @@ public final class XdShell {
 				}
 				switch (arg) {
 					case "--help", "-h" -> help = true;
-					case "--uri", "--cmdfile" -> {
+					case "--uri", "--cmdfile", "--username", "--password" -> {
 						if (value == null) {
 							if (i + 1 >= args.length) {
 								throw new IllegalArgumentException("Missing value for " + arg);
 							}
 							value = args[++i];
 						}
-						if (arg.equals("--uri")) {
-							uri = ShellSession.parseAdminUri(value);
-						}
-						else {
-							cmdfile = Path.of(value);
+						switch (arg) {
+							case "--uri" -> uri = ShellSession.parseAdminUri(value);
+							case "--username" -> username = value;
+							case "--password" -> password = value;
+							default -> cmdfile = Path.of(value);
 						}
 					}
 					default -> throw new IllegalArgumentException("Unknown argument: " + args[i]);
 				}
 			}
-			return new Arguments(uri, cmdfile, help);
+			if (password != null && username == null) {
+				throw new IllegalArgumentException("--password needs --username");
+			}
+			return new Arguments(uri, username, password, cmdfile, help);
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.slf4j.Logger;
@@ -53,5 +54,16 @@ final class DepartedContainers {
 			departed.add(containerId);
 		}
 		return departed;
+	}
+
+	/**
+	 * How long until the first missing holder's grace period ends, as of {@code nowNanos}; empty when none is
+	 * missing. The supervisor reconciles again then, rather than at its next periodic run.
+	 */
+	Optional<Duration> nextDeparture(long nowNanos) {
+		return this.missingSince.values()
+			.stream()
+			.min(Long::compare)
+			.map(since -> Duration.ofNanos(Math.max(0, since + this.gracePeriod.toNanos() - nowNanos)));
 	}
 }

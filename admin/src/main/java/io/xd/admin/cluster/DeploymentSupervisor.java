@@ -140,6 +140,9 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			Map<String, ContainerAttributes> containers = this.store.containers();
 			Map<String, Map<String, ModuleDeployment>> allocations = this.store.allocations();
 			dropDepartedContainers(containers, allocations);
+			// a container missing but still in its grace period: reconcile again as soon as the period ends
+			this.departures.nextDeparture(System.nanoTime())
+				.ifPresent(wait -> this.executor.schedule(this::trigger, wait.toMillis() + 1, TimeUnit.MILLISECONDS));
 			Map<String, DeploymentRequest> requests = new HashMap<>();
 			this.store.deployments().forEach(request -> requests.put(request.stream(), request));
 			Map<String, List<ModuleDeployment>> plans = new HashMap<>();

@@ -3,86 +3,35 @@ package io.xd.admin.stream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.springframework.expression.EvaluationContext;
-import org.springframework.expression.Expression;
-import org.springframework.expression.ExpressionParser;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.ast.Assign;
-import org.springframework.expression.spel.ast.BeanReference;
-import org.springframework.expression.spel.ast.ConstructorReference;
-import org.springframework.expression.spel.ast.FunctionReference;
-import org.springframework.expression.spel.ast.TypeReference;
-import org.springframework.expression.spel.ast.VariableReference;
-import org.springframework.expression.spel.standard.SpelExpression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.MapAccessor;
-import org.springframework.expression.spel.support.SimpleEvaluationContext;
-
 import io.xd.core.cluster.ContainerAttributes;
+import io.xd.modules.expression.SafeExpression;
 
 /**
  * Evaluates deployment criteria such as {@code groups.contains('east') and host != 'db1'} against a container's
  * attributes.
  * <p>
- * The expression language is SpEL restricted by a {@link SimpleEvaluationContext}: attributes are read as
- * properties of a map, public instance methods of ordinary values may be called ({@code contains},
- * {@code startsWith}, ...), but there are no type references, no constructors, no bean references and no
- * methods on {@link Class}, so a criteria string cannot reach a class loader or run arbitrary code.
- * {@code groups} is a set of the container's groups; every other attribute is a string.
+ * Criteria are {@link SafeExpression}s, as module expressions are: attributes are read as properties, only
+ * allowlisted methods of strings, numbers and collections may be called ({@code contains}, {@code startsWith}, ...;
+ * not {@code repeat}, not regular expressions), and there are no type references, constructors, bean references or
+ * assignments, so criteria can neither reach a class loader nor exhaust the admin. {@code groups} is a set of the
+ * container's groups; every other attribute is a string.
  */
 public final class CriteriaEvaluator {
-
-	private static final ExpressionParser PARSER = new SpelExpressionParser();
-
-	private static final EvaluationContext CONTEXT = SimpleEvaluationContext.forPropertyAccessors(new MapAccessor())
-		.withInstanceMethods()
-		.build();
 
 	private CriteriaEvaluator() {
 	}
 
 	/**
-	 * Checks that {@code criteria} parses and uses nothing but attributes, operators and method calls on values.
+	 * Checks that {@code criteria} parses and uses nothing but attributes, operators and allowlisted methods.
 	 * @throws IllegalArgumentException with the reason
 	 */
 	public static void validate(String criteria) {
-		SpelExpression expression;
 		try {
-			expression = (SpelExpression) PARSER.parseExpression(criteria);
+			SafeExpression.parse(criteria);
 		}
-		catch (ParseException ex) {
-			throw new IllegalArgumentException("criteria '" + criteria + "' is not a valid expression: "
-					+ ex.getSimpleMessage());
-		}
-		checkNodes(criteria, expression.getAST());
-	}
-
-	/** Refuses up front what evaluation would refuse anyway, so that the user hears of it at deployment time. */
-	private static void checkNodes(String criteria, SpelNode node) {
-		String refused = null;
-		if (node instanceof TypeReference) {
-			refused = "type references (T(...))";
-		}
-		else if (node instanceof ConstructorReference) {
-			refused = "constructors (new ...)";
-		}
-		else if (node instanceof BeanReference) {
-			refused = "bean references (@...)";
-		}
-		else if (node instanceof VariableReference || node instanceof FunctionReference) {
-			refused = "variables or functions (#...)";
-		}
-		else if (node instanceof Assign) {
-			refused = "assignments";
-		}
-		if (refused != null) {
-			throw new IllegalArgumentException("criteria '" + criteria + "' uses " + refused
-					+ ", which criteria may not; refer to container attributes, such as groups.contains('a') "
-					+ "or host == 'node1'");
-		}
-		for (int i = 0; i < node.getChildCount(); i++) {
-			checkNodes(criteria, node.getChild(i));
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("criteria '" + criteria + "' is refused: " + ex.getMessage()
+					+ "; refer to container attributes, such as groups.contains('a') or host == 'node1'", ex);
 		}
 	}
 
@@ -97,8 +46,7 @@ public final class CriteriaEvaluator {
 		Map<String, Object> root = new LinkedHashMap<>(container.asMap());
 		root.put("groups", container.groupSet());
 		try {
-			Expression expression = PARSER.parseExpression(criteria);
-			return Boolean.TRUE.equals(expression.getValue(CONTEXT, root, Boolean.class));
+			return SafeExpression.parse(criteria).test(root);
 		}
 		catch (RuntimeException ex) {
 			return false;

@@ -33,22 +33,37 @@ public final class StreamService {
 
 	private final BindingKeys bindingKeys;
 
+	private final StreamLimits limits;
+
 	/**
 	 * @param onDeploymentChange called after a deployment is requested or withdrawn (wakes the supervisor)
 	 * @param bindingKeys the binding properties the transport's message bus accepts, as the bus declares them
 	 */
 	public StreamService(ClusterStore store, StreamPlanner planner, Runnable onDeploymentChange,
 			BindingKeys bindingKeys) {
+		this(store, planner, onDeploymentChange, bindingKeys, StreamLimits.DEFAULTS);
+	}
+
+	/** As above, with the caps on what one stream may ask for. */
+	public StreamService(ClusterStore store, StreamPlanner planner, Runnable onDeploymentChange,
+			BindingKeys bindingKeys, StreamLimits limits) {
 		this.store = store;
 		this.planner = planner;
 		this.onDeploymentChange = onDeploymentChange;
 		this.bindingKeys = bindingKeys;
+		this.limits = limits;
 	}
 
 	/** Checks and stores a new stream, and deploys it when asked. */
 	public StreamInfo create(String name, String definition, boolean deploy) {
 		if (definition == null || definition.isBlank()) {
 			throw AdminException.badRequest("StreamDefinitionException", "A stream definition is required");
+		}
+		try {
+			this.limits.checkText(name, definition);
+		}
+		catch (IllegalArgumentException ex) {
+			throw AdminException.badRequest("StreamLimitException", ex.getMessage());
 		}
 		String streamName = (name == null || name.isBlank()) ? this.planner.parse(definition).name() : name.trim();
 		if (streamName == null) {
@@ -57,6 +72,12 @@ public final class StreamService {
 		}
 		checkName(streamName);
 		StreamPlan plan = this.planner.plan(streamName, definition, this::definitionOf);
+		try {
+			this.limits.checkModules(plan.definition().modules().size());
+		}
+		catch (IllegalArgumentException ex) {
+			throw AdminException.badRequest("StreamLimitException", ex.getMessage());
+		}
 		for (StreamModule module : plan.definition().modules()) {
 			if (module.name().equals(streamName)) {
 				throw AdminException.badRequest("StreamDefinitionException",
@@ -78,6 +99,7 @@ public final class StreamService {
 		try {
 			parsed = DeploymentProperties.parse(properties);
 			parsed.validate(plan.labels(), this.bindingKeys);
+			this.limits.checkDeployment(parsed.asMap());
 		}
 		catch (IllegalArgumentException ex) {
 			throw AdminException.badRequest("InvalidDeploymentPropertiesException", ex.getMessage());

@@ -26,6 +26,16 @@ class DepartedContainersTests {
 	}
 
 	@Test
+	void tellsWhenTheFirstGracePeriodEndsSoThatTheSupervisorLooksAgainThen() {
+		assertThat(this.departures.nextDeparture(0)).isEmpty();
+		this.departures.departed(Set.of(), Set.of("c1"), 0);
+		this.departures.departed(Set.of(), Set.of("c1", "c2"), 4 * SECOND);
+		assertThat(this.departures.nextDeparture(7 * SECOND)).contains(java.time.Duration.ofSeconds(3));
+		this.departures.departed(Set.of(), Set.of("c1", "c2"), 10 * SECOND);
+		assertThat(this.departures.nextDeparture(10 * SECOND)).contains(java.time.Duration.ofSeconds(4));
+	}
+
+	@Test
 	void aHolderThatComesBackStartsAfresh() {
 		this.departures.departed(Set.of(), Set.of("c1"), 0);
 		this.departures.departed(Set.of("c1"), Set.of("c1"), 5 * SECOND);

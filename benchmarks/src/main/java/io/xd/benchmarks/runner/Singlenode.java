@@ -1,6 +1,7 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -11,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -40,6 +43,9 @@ final class Singlenode implements AutoCloseable {
 	private final JsonMapper mapper;
 
 	private final Thread stopOnExit;
+
+	/** HTTP Basic as the administrator the singlenode created in its data directory; null before it started. */
+	private String authorization;
 
 	private Singlenode(Process process, Path log, URI uri, JsonMapper mapper) {
 		this.process = process;
@@ -77,12 +83,27 @@ final class Singlenode implements AutoCloseable {
 		Singlenode singlenode = new Singlenode(process, log, URI.create("http://127.0.0.1:" + port), bench.mapper);
 		try {
 			singlenode.awaitHealthy();
+			singlenode.authorization = administrator(work.resolve(name + "-data"));
 		}
 		catch (IOException | InterruptedException | RuntimeException ex) {
 			singlenode.close();
 			throw ex;
 		}
 		return singlenode;
+	}
+
+	/**
+	 * The {@code Authorization} header of the administrator a server started with no users creates in its data
+	 * directory ({@code credentials.properties}, see docs/security.md).
+	 */
+	private static String administrator(Path dataDirectory) throws IOException {
+		Properties credentials = new Properties();
+		try (Reader reader = Files.newBufferedReader(dataDirectory.resolve("credentials.properties"))) {
+			credentials.load(reader);
+		}
+		return "Basic " + Base64.getEncoder()
+			.encodeToString((credentials.getProperty("username") + ":" + credentials.getProperty("password"))
+				.getBytes(StandardCharsets.UTF_8));
 	}
 
 	private void awaitHealthy() throws IOException, InterruptedException {
@@ -179,6 +200,9 @@ final class Singlenode implements AutoCloseable {
 	}
 
 	private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+		if (this.authorization != null) {
+			request.setHeader("Authorization", this.authorization);
+		}
 		return this.http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
 	}
 

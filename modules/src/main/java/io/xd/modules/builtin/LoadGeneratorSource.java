@@ -50,15 +50,23 @@ import io.xd.modules.Source;
  */
 public final class LoadGeneratorSource implements Source {
 
+	/** At most this many producer threads per module instance: each is a platform thread of the container. */
+	static final int MAX_PRODUCERS = 256;
+
+	/** At most 64 MiB per payload: a payload is allocated per producer, and a bigger one is a memory exhaustion. */
+	static final int MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
+
 	static final ModuleOption<Integer> PRODUCERS = ModuleOption.ofInt("producers")
 		.withDefault(1)
 		.withMin(1)
-		.withDescription("the number of producer threads");
+		.withMax(MAX_PRODUCERS)
+		.withDescription("the number of producer threads, at most " + MAX_PRODUCERS);
 
 	static final ModuleOption<Integer> MESSAGE_SIZE = ModuleOption.ofInt("messageSize")
 		.withDefault(1000)
 		.withMin(0)
-		.withDescription("the size of each payload, in bytes");
+		.withMax(MAX_MESSAGE_SIZE)
+		.withDescription("the size of each payload, in bytes, at most 64 MiB");
 
 	static final ModuleOption<Long> MESSAGE_COUNT = ModuleOption.ofLong("messageCount")
 		.withDefault(100L)
@@ -158,7 +166,7 @@ public final class LoadGeneratorSource implements Source {
 		AtomicInteger running = new AtomicInteger(this.producers);
 		for (int i = 0; i < this.producers; i++) {
 			int index = i;
-			Thread thread = new Thread(() -> {
+			Thread thread = this.context.newThread("producer-" + i, () -> {
 				logger.info("Producer {} sending {}", index, plan());
 				long start = System.nanoTime();
 				long sent = produce(output, this.messageCount, index);
@@ -169,8 +177,7 @@ public final class LoadGeneratorSource implements Source {
 				if (running.decrementAndGet() == 0) {
 					logger.info("All Messages Dispatched");
 				}
-			}, this.context.threadName("producer-" + i));
-			thread.setDaemon(true);
+			});
 			this.threads.add(thread);
 		}
 		this.threads.forEach(Thread::start);

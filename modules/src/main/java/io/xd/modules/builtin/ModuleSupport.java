@@ -1,9 +1,11 @@
 package io.xd.modules.builtin;
 
 import java.nio.charset.Charset;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.xd.modules.ModuleContext;
@@ -15,15 +17,33 @@ public final class ModuleSupport {
 	}
 
 	/**
-	 * A single daemon thread for scheduled work, named {@code xd-<stream>-<label>-<purpose>}; end it with
-	 * {@link #shutdown}.
+	 * A single daemon thread for scheduled work, named {@code xd-<stream>-<label>-<purpose>-1}; end it with
+	 * {@link #shutdown}. A task that throws (an executor would keep the exception in the task's future, and a periodic
+	 * task would silently stop) {@linkplain ModuleContext#fail(Throwable) fails the module}.
 	 */
 	public static ScheduledExecutorService scheduler(ModuleContext context, String purpose) {
-		return Executors.newSingleThreadScheduledExecutor(task -> {
-			Thread thread = new Thread(task, context.threadName(purpose));
-			thread.setDaemon(true);
-			return thread;
-		});
+		return new ScheduledThreadPoolExecutor(1, context.threadFactory(purpose)) {
+
+			@Override
+			protected void afterExecute(Runnable task, Throwable thrown) {
+				super.afterExecute(task, thrown);
+				Throwable cause = thrown;
+				if (cause == null && task instanceof Future<?> future && future.isDone() && !future.isCancelled()) {
+					try {
+						future.get();
+					}
+					catch (ExecutionException ex) {
+						cause = ex.getCause();
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+				if (cause != null) {
+					context.fail(cause);
+				}
+			}
+		};
 	}
 
 	/**

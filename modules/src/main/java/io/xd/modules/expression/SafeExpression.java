@@ -1,6 +1,7 @@
 package io.xd.modules.expression;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 
 import com.jayway.jsonpath.JsonPath;
@@ -147,6 +148,26 @@ public final class SafeExpression {
 			return Boolean.TRUE.equals(this.constant);
 		}
 		return Boolean.TRUE.equals(evaluate(message, Boolean.class));
+	}
+
+	/**
+	 * Evaluates this expression as a condition on named values (read as properties: {@code host == 'a'},
+	 * {@code groups.contains('east')}), such as the attributes a deployment's criteria test.
+	 * @return {@code true} only for a {@code Boolean.TRUE} result
+	 * @throws IllegalArgumentException when evaluation fails, naming the expression and the reason
+	 */
+	public boolean test(Map<String, ?> values) {
+		if (this.shape == Shape.CONSTANT) {
+			return Boolean.TRUE.equals(this.constant);
+		}
+		try {
+			return Boolean.TRUE.equals(this.expression.getValue(SafeEvaluation.CONTEXT, values, Boolean.class));
+		}
+		catch (EvaluationException | IllegalStateException ex) {
+			String reason = (ex instanceof EvaluationException evaluation) ? evaluation.getSimpleMessage()
+					: ex.getMessage();
+			throw new IllegalArgumentException("Expression '" + this.text + "' failed: " + reason, ex);
+		}
 	}
 
 	private MessageHandlingException failure(Message<?> message, RuntimeException ex) {

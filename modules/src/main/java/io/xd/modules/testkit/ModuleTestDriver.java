@@ -1,10 +1,16 @@
 package io.xd.modules.testkit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -48,10 +54,13 @@ public final class ModuleTestDriver implements AutoCloseable {
 
 	private final List<Message<?>> received = new ArrayList<>();
 
+	private final AtomicReference<Throwable> failure;
+
 	private boolean closed;
 
-	private ModuleTestDriver(Module module) {
+	private ModuleTestDriver(Module module, AtomicReference<Throwable> failure) {
 		this.module = module;
+		this.failure = failure;
 	}
 
 	/** Creates and starts a module with no options given (every option takes its default). */
@@ -66,10 +75,26 @@ public final class ModuleTestDriver implements AutoCloseable {
 	 * @throws ModuleOptionException when the options are not acceptable, with the message {@code stream create} gives
 	 */
 	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options) {
+		Path dataDirectory;
+		try {
+			dataDirectory = Files.createTempDirectory("xd-module-test");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot create a data directory for the module", ex);
+		}
+		return of(provider, options, dataDirectory);
+	}
+
+	/**
+	 * As {@link #of(ModuleProvider, Map)}, with the data directory the module sees in its {@link ModuleContext}
+	 * ({@code of} without it gives a new temporary directory).
+	 */
+	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory) {
 		Objects.requireNonNull(provider, "provider");
+		AtomicReference<Throwable> failure = new AtomicReference<>();
 		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0,
-				provider.metadata().resolve(options));
-		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context));
+				provider.metadata().resolve(options), dataDirectory, cause -> failure.compareAndSet(null, cause));
+		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context), failure);
 		driver.start();
 		return driver;
 	}
@@ -139,6 +164,15 @@ public final class ModuleTestDriver implements AutoCloseable {
 	/** The payloads of {@link #received()}. */
 	public List<Object> receivedPayloads() {
 		return received().stream().<Object>map(Message::getPayload).toList();
+	}
+
+	/**
+	 * What the module reported when it could no longer work ({@link ModuleContext#fail(Throwable)}, or the death of
+	 * a thread it made with {@link ModuleContext#newThread}): in a container it would now be {@code failed}.
+	 * @return the first failure reported, if any
+	 */
+	public Optional<Throwable> failure() {
+		return Optional.ofNullable(this.failure.get());
 	}
 
 	/**

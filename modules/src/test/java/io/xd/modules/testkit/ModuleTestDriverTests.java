@@ -115,6 +115,31 @@ class ModuleTestDriverTests {
 		return provider(new ModuleMetadata(ModuleType.SOURCE, "ticks", "Ticks", List.of()), context -> new ThreadSource());
 	}
 
+	@Test
+	void reportsTheDeathOfAThreadTheModuleMadeAsItsFailure() {
+		ModuleProvider dying = provider(new ModuleMetadata(ModuleType.SOURCE, "dying", "Dies", List.of()),
+				context -> (Source) output -> context.newThread("worker", () -> {
+					throw new OutOfMemoryError("Java heap space");
+				}).start());
+		try (ModuleTestDriver driver = ModuleTestDriver.of(dying)) {
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> driver.failure().isPresent());
+			assertThat(driver.failure().get()).isInstanceOf(OutOfMemoryError.class).hasMessage("Java heap space");
+		}
+	}
+
+	@Test
+	void aSchedulerTaskThatThrowsFailsTheModule() {
+		ModuleProvider ticking = provider(new ModuleMetadata(ModuleType.SOURCE, "ticking", "Ticks", List.of()),
+				context -> (Source) output -> io.xd.modules.builtin.ModuleSupport.scheduler(context, "tick")
+					.scheduleWithFixedDelay(() -> {
+						throw new IllegalStateException("tick failed");
+					}, 0, 10, java.util.concurrent.TimeUnit.MILLISECONDS));
+		try (ModuleTestDriver driver = ModuleTestDriver.of(ticking)) {
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> driver.failure().isPresent());
+			assertThat(driver.failure().get()).hasMessage("tick failed");
+		}
+	}
+
 	private static ModuleProvider provider(ModuleMetadata metadata, Function<ModuleContext, Module> factory) {
 		return new ModuleProvider() {
 

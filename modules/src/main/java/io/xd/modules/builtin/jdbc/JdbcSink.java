@@ -1,6 +1,5 @@
 package io.xd.modules.builtin.jdbc;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +99,7 @@ public final class JdbcSink implements Sink {
 		String url = context.options().get(URL);
 		String username = context.options().get(USERNAME);
 		if (url == null) {
-			url = "jdbc:h2:file:" + dataDirectory().resolve("jdbc").resolve("xd");
+			url = "jdbc:h2:file:" + context.dataDirectory().resolve("jdbc").resolve("xd");
 			username = (username == null) ? "sa" : username;
 		}
 		String tableName = context.options().get(TABLE_NAME);
@@ -118,12 +117,6 @@ public final class JdbcSink implements Sink {
 		this.initialize = context.options().get(INITIALIZE) || context.options().get(INITIALIZE_DATABASE);
 		this.batchSize = context.options().get(BATCH_SIZE);
 		this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(context.options().get(IDLE_TIMEOUT));
-	}
-
-	private static Path dataDirectory() {
-		String configured = System.getProperty("xd.data.dir");
-		return (configured != null) ? Path.of(configured)
-				: Path.of(System.getProperty("user.home"), ".xd", "data");
 	}
 
 	@Override

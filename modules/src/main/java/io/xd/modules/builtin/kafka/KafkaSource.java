@@ -82,8 +82,7 @@ public final class KafkaSource implements Source {
 	public synchronized void start(MessageChannel output) {
 		this.consumer = new KafkaConsumer<>(this.config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 		this.consumer.subscribe(List.of(this.topic));
-		this.poller = new Thread(() -> run(output), this.context.threadName("kafka-consumer"));
-		this.poller.setDaemon(true);
+		this.poller = this.context.newThread("kafka-consumer", () -> run(output));
 		this.poller.start();
 	}
 
@@ -106,6 +105,7 @@ public final class KafkaSource implements Source {
 		catch (RuntimeException ex) {
 			logger.error("Stream '{}': the kafka source stopped consuming topic {}", this.context.streamName(),
 					this.topic, ex);
+			this.context.fail(ex);
 		}
 		finally {
 			current.close(Duration.ofSeconds(5));

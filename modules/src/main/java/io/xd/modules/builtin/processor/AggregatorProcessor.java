@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +24,7 @@ import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
+import io.xd.modules.builtin.ModuleSupport;
 import io.xd.modules.expression.SafeExpression;
 
 /**
@@ -92,11 +92,7 @@ public final class AggregatorProcessor implements Processor {
 	public void start(MessageChannel output) {
 		this.output = output;
 		if (this.timeoutNanos > 0) {
-			this.timer = Executors.newSingleThreadScheduledExecutor(task -> {
-				Thread thread = new Thread(task, this.context.threadName("aggregator"));
-				thread.setDaemon(true);
-				return thread;
-			});
+			this.timer = ModuleSupport.scheduler(this.context, "aggregator");
 			long period = Math.min(Math.max(TimeUnit.NANOSECONDS.toMillis(this.timeoutNanos) / 4, 1), 1000);
 			this.timer.scheduleWithFixedDelay(this::releaseExpired, period, period, TimeUnit.MILLISECONDS);
 		}

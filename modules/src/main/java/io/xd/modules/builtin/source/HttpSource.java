@@ -97,7 +97,7 @@ public final class HttpSource implements Source {
 		// No queue: a request that finds every worker busy runs on the server's dispatcher thread, which only
 		// answers 503, so a blocked stream never makes requests pile up in memory.
 		this.workers = new ThreadPoolExecutor(WORKERS, WORKERS, 0, TimeUnit.MILLISECONDS, new SynchronousQueue<>(),
-				NetworkSources.daemonThreads(this.context, "http"), (task, pool) -> busy(task));
+				this.context.threadFactory("http"), (task, pool) -> busy(task));
 		this.server.setExecutor(this.workers);
 		this.server.createContext("/", this::handle);
 		this.server.start();

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -81,15 +79,6 @@ final class NetworkSources {
 	/** {@code 127.0.0.1:54321}, for log lines. */
 	static String describe(InetSocketAddress peer) {
 		return peer.getAddress().getHostAddress() + ":" + peer.getPort();
-	}
-
-	static ThreadFactory daemonThreads(ModuleContext context, String purpose) {
-		AtomicInteger count = new AtomicInteger();
-		return task -> {
-			Thread thread = new Thread(task, context.threadName(purpose) + "-" + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
 	}
 
 	private static boolean isResolvable(String host) {

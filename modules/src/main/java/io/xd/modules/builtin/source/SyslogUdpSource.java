@@ -56,7 +56,7 @@ public final class SyslogUdpSource implements Source {
 		catch (IOException ex) {
 			throw NetworkSources.cannotBind(this.context, "syslog-udp", address, ex);
 		}
-		this.receiver = NetworkSources.daemonThreads(this.context, "syslog-udp").newThread(() -> receive(output));
+		this.receiver = this.context.newThread("syslog-udp", () -> receive(output));
 		this.receiver.start();
 		logger.info("Stream '{}': syslog-udp source listening on {}:{}", this.context.streamName(),
 				address.getHostString(), port());

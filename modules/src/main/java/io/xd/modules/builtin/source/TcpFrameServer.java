@@ -94,7 +94,7 @@ final class TcpFrameServer {
 			throw NetworkSources.cannotBind(this.context, this.module, address, ex);
 		}
 		this.running = true;
-		this.threads = Executors.newCachedThreadPool(NetworkSources.daemonThreads(this.context, this.module));
+		this.threads = Executors.newCachedThreadPool(this.context.threadFactory(this.module));
 		this.threads.execute(this::acceptLoop);
 		logger.info("Stream '{}': {} source listening on {}:{}", this.context.streamName(), this.module,
 				address.getHostString(), port());

@@ -1,5 +1,6 @@
 package io.xd.modules.builtin.file;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,10 +20,16 @@ public final class ModuleFixtures {
 	}
 
 	/** Creates a module of stream {@code teststream} from options given as text. */
-	@SuppressWarnings("unchecked")
 	public static <M extends Module> M create(ModuleProvider provider, Map<String, String> options) {
+		return create(provider, options, ModuleContext.defaultDataDirectory());
+	}
+
+	/** Creates a module of stream {@code teststream} from options given as text, in this data directory. */
+	@SuppressWarnings("unchecked")
+	public static <M extends Module> M create(ModuleProvider provider, Map<String, String> options,
+			Path dataDirectory) {
 		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0,
-				provider.metadata().resolve(options));
+				provider.metadata().resolve(options), dataDirectory);
 		return (M) provider.create(context);
 	}
 

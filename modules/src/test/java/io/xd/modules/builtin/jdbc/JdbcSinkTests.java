@@ -102,21 +102,10 @@ class JdbcSinkTests {
 
 	@Test
 	void defaultsToAnH2DatabaseInTheDataDirectory() throws SQLException {
-		String previous = System.setProperty("xd.data.dir", this.dir.toString());
-		try {
-			JdbcSink sink = ModuleFixtures.create(new JdbcSink.Provider(), Map.of("initialize", "true"));
-			sink.start();
-			sink.handleMessage(ModuleMessages.of("embedded"));
-			sink.stop();
-		}
-		finally {
-			if (previous == null) {
-				System.clearProperty("xd.data.dir");
-			}
-			else {
-				System.setProperty("xd.data.dir", previous);
-			}
-		}
+		JdbcSink sink = ModuleFixtures.create(new JdbcSink.Provider(), Map.of("initialize", "true"), this.dir);
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("embedded"));
+		sink.stop();
 
 		Connection connection = DriverManager.getConnection("jdbc:h2:file:" + this.dir.resolve("jdbc/xd"), "sa", "");
 		assertThat(JdbcRows.query(connection, "SELECT payload FROM teststream")).containsExactly(List.of("embedded"));
