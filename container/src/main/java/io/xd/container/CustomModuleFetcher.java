@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -98,19 +98,21 @@ public final class CustomModuleFetcher implements ModuleLocator {
 		if (Files.isRegularFile(cached) && ModuleJar.sha256(cached).equals(record.sha256())) {
 			return cached;
 		}
-		String from = this.jars.fetch(adminUrls(), record.type(), record.name(), record.sha256(), record.size(),
+		String from = this.jars.fetch(admins(), record.type(), record.name(), record.sha256(), record.size(),
 				cached);
 		logger.info("Fetched module {}:{} ({} bytes) {}", record.type(), record.name(), record.size(), from);
 		return cached;
 	}
 
-	private List<String> adminUrls() {
-		List<String> urls = new ArrayList<>();
+	/** The admins' module jar tokens by their REST addresses. */
+	private Map<String, String> admins() {
+		Map<String, String> admins = new LinkedHashMap<>();
 		try {
 			for (String id : this.client.getChildren().forPath(ClusterPaths.ADMINS)) {
 				try {
-					byte[] data = this.client.getData().forPath(ClusterPaths.admin(id));
-					urls.add(ClusterJson.read(data, AdminAddress.class).url());
+					AdminAddress address = ClusterJson.read(this.client.getData().forPath(ClusterPaths.admin(id)),
+							AdminAddress.class);
+					admins.put(address.url(), address.token());
 				}
 				catch (KeeperException.NoNodeException ex) {
 					// that admin left meanwhile
@@ -118,11 +120,11 @@ public final class CustomModuleFetcher implements ModuleLocator {
 			}
 		}
 		catch (KeeperException.NoNodeException ex) {
-			return urls;
+			return admins;
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not read the admins' addresses from ZooKeeper", ex);
 		}
-		return urls;
+		return admins;
 	}
 }

@@ -135,6 +135,8 @@ class CustomModulesIntegrationTests {
 			assertRefused(node, "/modules/processor/x", "text/plain", good, 415);
 
 			assertThat(upload(node, "processor", "x", good).status()).isEqualTo(201);
+			AdminApi.Response jar = node.get("/modules/processor/x/jar");
+			assertThat(jar.status()).as("a jar without the cluster's token").isEqualTo(403);
 			assertRefused(node, "/modules/processor/x", good, 409, "already a custom module processor:x");
 			assertThat(node.send(request(node, "/modules/processor/x?force=true", good)).status()).isEqualTo(201);
 		}

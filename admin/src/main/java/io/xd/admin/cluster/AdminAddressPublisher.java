@@ -3,6 +3,10 @@ package io.xd.admin.cluster;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
@@ -19,7 +23,8 @@ import io.xd.core.cluster.ClusterPaths;
  * Publishes this admin's REST address in ZooKeeper ({@link ClusterPaths#admin(String)}, an ephemeral node that
  * Curator re-creates after a session loss) once the web server listens, so that containers can fetch custom module
  * jars. The address is {@code xd.admin.url} when set, else {@code http://<server.address>:<port>}, with this host's
- * address in place of a wildcard or missing {@code server.address}.
+ * address in place of a wildcard or missing {@code server.address}, and a random token, which a request for a module
+ * jar must carry ({@link #accepts}).
  */
 public final class AdminAddressPublisher implements ApplicationListener<WebServerInitializedEvent>, AutoCloseable {
 
@@ -30,6 +35,8 @@ public final class AdminAddressPublisher implements ApplicationListener<WebServe
 	private final String configuredUrl;
 
 	private final String serverAddress;
+
+	private final String token;
 
 	private PersistentNode node;
 
@@ -42,6 +49,15 @@ public final class AdminAddressPublisher implements ApplicationListener<WebServe
 		this.adminId = adminId;
 		this.configuredUrl = configuredUrl;
 		this.serverAddress = serverAddress;
+		byte[] secret = new byte[32];
+		new SecureRandom().nextBytes(secret);
+		this.token = HexFormat.of().formatHex(secret);
+	}
+
+	/** Whether {@code token} is the one this admin published, compared in constant time. */
+	public boolean accepts(String token) {
+		return token != null && MessageDigest.isEqual(this.token.getBytes(StandardCharsets.US_ASCII),
+				token.getBytes(StandardCharsets.US_ASCII));
 	}
 
 	@Override
@@ -52,7 +68,7 @@ public final class AdminAddressPublisher implements ApplicationListener<WebServe
 		String url = !this.configuredUrl.isBlank() ? this.configuredUrl
 				: "http://" + host() + ":" + event.getWebServer().getPort();
 		this.node = new PersistentNode(this.client, CreateMode.EPHEMERAL, false, ClusterPaths.admin(this.adminId),
-				ClusterJson.write(new AdminAddress(url)));
+				ClusterJson.write(new AdminAddress(url, this.token)));
 		this.node.start();
 	}
 

@@ -160,13 +160,14 @@ public final class ClusterStore {
 		delete(ClusterPaths.allocations(containerId));
 	}
 
-	/** The REST addresses the running admins publish, for fetching module jars from each other. */
-	public List<String> adminUrls() {
-		List<String> urls = new ArrayList<>();
+	/** The running admins' module jar tokens by their REST addresses, for fetching module jars from each other. */
+	public Map<String, String> admins() {
+		Map<String, String> admins = new LinkedHashMap<>();
 		for (String id : children(ClusterPaths.ADMINS)) {
-			read(ClusterPaths.admin(id), AdminAddress.class).ifPresent(address -> urls.add(address.url()));
+			read(ClusterPaths.admin(id), AdminAddress.class).ifPresent(address -> admins.put(address.url(),
+					address.token()));
 		}
-		return urls;
+		return admins;
 	}
 
 	/** The custom modules, in type then name order. */

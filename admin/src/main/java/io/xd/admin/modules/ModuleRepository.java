@@ -131,7 +131,7 @@ public final class ModuleRepository implements AutoCloseable {
 		Path jar = jar(type, record.name());
 		try {
 			if (!Files.isRegularFile(jar) || !ModuleJar.sha256(jar).equals(record.sha256())) {
-				String from = this.fetcher.fetch(this.store.adminUrls(), type.label(), record.name(), record.sha256(),
+				String from = this.fetcher.fetch(this.store.admins(), type.label(), record.name(), record.sha256(),
 						record.size(), jar);
 				logger.info("Custom module {}:{} {}", type, record.name(), from);
 			}

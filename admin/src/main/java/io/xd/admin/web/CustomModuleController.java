@@ -17,13 +17,16 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.AdminException;
+import io.xd.admin.cluster.AdminAddressPublisher;
 import io.xd.admin.modules.MavenModuleResolver;
 import io.xd.admin.modules.ModuleRepository;
 import io.xd.core.cluster.ModuleRecord;
+import io.xd.modules.internal.ModuleJarFetcher;
 
 /**
  * Uploads, registers (by Maven coordinates) and deletes custom modules, and serves their jars to containers. Listing and describing them is
@@ -41,10 +44,14 @@ public class CustomModuleController {
 
 	private final ModuleController modules;
 
-	public CustomModuleController(ModuleRepository repository, MavenModuleResolver maven, ModuleController modules) {
+	private final AdminAddressPublisher address;
+
+	public CustomModuleController(ModuleRepository repository, MavenModuleResolver maven, ModuleController modules,
+			AdminAddressPublisher address) {
 		this.repository = repository;
 		this.maven = maven;
 		this.modules = modules;
+		this.address = address;
 	}
 
 	/**
@@ -82,9 +89,17 @@ public class CustomModuleController {
 		return Map.of("message", "Deleted module " + type + ":" + name);
 	}
 
-	/** The jar of custom module {@code type:name}, with its SHA-256 in {@value #SHA256_HEADER}. */
+	/**
+	 * The jar of custom module {@code type:name}, with its SHA-256 in {@value #SHA256_HEADER}, for a member of the
+	 * cluster: the request carries the token this admin published in ZooKeeper.
+	 */
 	@GetMapping(path = "/modules/{type}/{name}/jar", produces = "application/java-archive")
-	public ResponseEntity<Resource> jar(@PathVariable String type, @PathVariable String name) {
+	public ResponseEntity<Resource> jar(@PathVariable String type, @PathVariable String name,
+			@RequestHeader(name = ModuleJarFetcher.TOKEN_HEADER, required = false) String token) {
+		if (!this.address.accepts(token)) {
+			throw new AdminException(403, "AccessDeniedException", "Module jars are served to the cluster's containers "
+					+ "and admins only, with the token an admin publishes in ZooKeeper");
+		}
 		ModuleRecord record = this.repository.find(type, name);
 		Path jar = this.repository.jar(record);
 		if (!Files.isRegularFile(jar)) {

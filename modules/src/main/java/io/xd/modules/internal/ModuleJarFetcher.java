@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -21,6 +22,9 @@ import java.util.UUID;
  */
 public final class ModuleJarFetcher {
 
+	/** The request header that carries an admin's token. */
+	public static final String TOKEN_HEADER = "X-XD-Module-Token";
+
 	private final HttpClient http = HttpClient.newBuilder()
 		.connectTimeout(Duration.ofSeconds(5))
 		.followRedirects(HttpClient.Redirect.NEVER)
@@ -28,7 +32,7 @@ public final class ModuleJarFetcher {
 
 	/**
 	 * Tries each admin in turn until one serves the jar with the expected digest.
-	 * @param admins the admins' base URLs, such as {@code http://10.0.0.5:9393}
+	 * @param admins the admins' tokens by their base URLs, such as {@code http://10.0.0.5:9393}
 	 * @param type the module type's label, already validated
 	 * @param name the module name, already validated
 	 * @param size the jar's size: a longer body is refused
@@ -36,15 +40,16 @@ public final class ModuleJarFetcher {
 	 * @return a sentence naming the admin that served the jar
 	 * @throws IOException naming what each admin did wrong, or that there was none to ask
 	 */
-	public String fetch(List<String> admins, String type, String name, String sha256, long size, Path target)
+	public String fetch(Map<String, String> admins, String type, String name, String sha256, long size, Path target)
 			throws IOException {
 		List<String> failures = new ArrayList<>();
 		Files.createDirectories(target.getParent());
-		for (String admin : admins) {
+		for (Map.Entry<String, String> entry : admins.entrySet()) {
+			String admin = entry.getKey();
 			Path incoming = target.resolveSibling(".incoming-" + UUID.randomUUID() + ".jar");
 			try {
 				URI uri = URI.create(admin + "/modules/" + type + "/" + name + "/jar");
-				String digest = download(uri, incoming, size);
+				String digest = download(uri, entry.getValue(), incoming, size);
 				if (!digest.equals(sha256)) {
 					failures.add(admin + " served a jar with SHA-256 " + digest + ", expected " + sha256);
 					continue;
@@ -63,8 +68,12 @@ public final class ModuleJarFetcher {
 				+ (failures.isEmpty() ? "no admin is published in ZooKeeper" : String.join("; ", failures)));
 	}
 
-	private String download(URI uri, Path target, long size) throws IOException {
-		HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2)).GET().build();
+	private String download(URI uri, String token, Path target, long size) throws IOException {
+		HttpRequest request = HttpRequest.newBuilder(uri)
+			.timeout(Duration.ofMinutes(2))
+			.header(TOKEN_HEADER, (token == null) ? "" : token)
+			.GET()
+			.build();
 		try {
 			HttpResponse<InputStream> response = this.http.send(request, HttpResponse.BodyHandlers.ofInputStream());
 			try (InputStream body = response.body()) {
