@@ -87,7 +87,7 @@ class ModuleRunnerTests {
 		Path jar = TestJars.suffixProcessor("2").writeTo(dir.resolve("suffix.jar"));
 		registry.register(ModuleJar.load(jar, ModuleType.PROCESSOR, "suffix", "abc"));
 		CustomModule custom = registry.findCustom(ModuleType.PROCESSOR, "suffix").orElseThrow();
-		ModuleRunner runner = new ModuleRunner(registry, this.bus, this.meters);
+		ModuleRunner runner = new ModuleRunner(registry, this.bus, this.meters, dir);
 		RunningModule sink = runner.deploy(deployment("collector", ModuleType.SINK, 2, pipe(1), null, null));
 		RunningModule processor = runner.deploy(deployment("suffix", ModuleType.PROCESSOR, 1, pipe(0), pipe(1), null));
 		RunningModule source = runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));

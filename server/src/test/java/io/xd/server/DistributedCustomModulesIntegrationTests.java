@@ -56,7 +56,7 @@ class DistributedCustomModulesIntegrationTests {
 		for (XdProcess process : List.of(admin, c1, c2)) {
 			process.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		}
-		AdminApi api = new AdminApi("http://127.0.0.1:" + adminPort);
+		AdminApi api = AdminApi.local("http://127.0.0.1:" + adminPort, this.data.resolve("admin"));
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> api.get("/runtime/containers").json().get("content").size() == 2);
 

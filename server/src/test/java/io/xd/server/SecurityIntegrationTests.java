@@ -140,8 +140,8 @@ class SecurityIntegrationTests {
 				new Endpoint("POST", "/streams/deployments/none", "", Set.of(Role.DEPLOY)),
 				new Endpoint("DELETE", "/streams/deployments/none", null, Set.of(Role.DEPLOY)),
 				new Endpoint("DELETE", "/streams/definitions/none", null, Set.of(Role.DESTROY)),
-				new Endpoint("POST", "/modules/processor/custom", "", Set.of(Role.MANAGE)),
-				new Endpoint("DELETE", "/modules/processor/custom", null, Set.of(Role.MANAGE)),
+				new Endpoint("POST", "/modules/processor/custom", "", Set.of(Role.CREATE)),
+				new Endpoint("DELETE", "/modules/processor/custom", null, Set.of(Role.DESTROY)),
 				new Endpoint("POST", "/actuator/health", "", Set.of()));
 		List<String> wrong = new ArrayList<>();
 		for (Endpoint endpoint : endpoints) {

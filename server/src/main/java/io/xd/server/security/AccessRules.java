@@ -25,11 +25,16 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * any method       /actuator/health/**            none: open to probes
  * GET, HEAD        /dashboard/**                  none: the dashboard's static files (its API calls authenticate)
  * GET, HEAD        /security/info                 none: who the caller is and its roles
+ * GET, HEAD        /modules/{type}/{name}/jar     none here: the admin serves module jars to requests that carry the
+ *                                                 cluster's token (X-XD-Module-Token), containers and other admins
  * GET, HEAD        /**                            VIEW (Prometheus scrapers authenticate too)
  * POST             /streams/definitions           CREATE, and DEPLOY as well with deploy=true
+ * POST             /modules/{type}/{name}         CREATE (a custom module's upload or registration, as SCDF's app
+ *                                                 registration)
  * DELETE           /streams/definitions/**        DESTROY
+ * DELETE           /modules/{type}/{name}         DESTROY (a custom module, as SCDF's app unregistration)
  * other methods    /streams/deployments/**        DEPLOY
- * anything else                                   MANAGE (module uploads and deletes, runtime administration)
+ * anything else                                   MANAGE (runtime administration)
  * </pre>
  *
  * The error pages Spring renders for a request that already failed need nothing more.
@@ -50,6 +55,10 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 
 	private static final PathPattern DEPLOYMENTS_ALL = PARSER.parse("/streams/deployments/**");
 
+	private static final PathPattern MODULE = PARSER.parse("/modules/{type}/{name}");
+
+	private static final PathPattern MODULE_JAR = PARSER.parse("/modules/{type}/{name}/jar");
+
 	/** The roles a request needs; empty when it is open to anyone. */
 	static Set<Role> required(HttpServletRequest request) {
 		if (request.getDispatcherType() == DispatcherType.ERROR) {
@@ -62,13 +71,20 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 		}
 		if (method.equals("GET") || method.equals("HEAD")) {
 			// the dashboard's static files: its page asks for credentials and sends them with every API call
-			return (DASHBOARD.matches(path) || SECURITY_INFO.matches(path)) ? Set.of() : Set.of(Role.VIEW);
+			boolean open = DASHBOARD.matches(path) || SECURITY_INFO.matches(path) || MODULE_JAR.matches(path);
+			return open ? Set.of() : Set.of(Role.VIEW);
 		}
 		if (method.equals("POST") && DEFINITIONS.matches(path)) {
 			return "true".equalsIgnoreCase(request.getParameter("deploy")) ? EnumSet.of(Role.CREATE, Role.DEPLOY)
 					: Set.of(Role.CREATE);
 		}
 		if (method.equals("DELETE") && DEFINITIONS_ALL.matches(path)) {
+			return Set.of(Role.DESTROY);
+		}
+		if (method.equals("POST") && MODULE.matches(path)) {
+			return Set.of(Role.CREATE);
+		}
+		if (method.equals("DELETE") && MODULE.matches(path)) {
 			return Set.of(Role.DESTROY);
 		}
 		if (DEPLOYMENTS_ALL.matches(path)) {
