@@ -1,16 +1,22 @@
 package io.xd.admin;
 
+import java.nio.file.Path;
 import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 
+import io.xd.admin.cluster.AdminAddressPublisher;
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.cluster.DeploymentSupervisor;
+import io.xd.admin.modules.MavenModuleResolver;
+import io.xd.admin.modules.ModuleRepository;
+import io.xd.admin.modules.ModulesProperties;
 import io.xd.admin.stream.StreamPlanner;
 import io.xd.admin.stream.StreamService;
 import io.xd.core.BindingKeys;
@@ -23,7 +29,7 @@ import io.xd.modules.internal.ModuleRegistry;
  * message bus declares (the admin checks deployment properties against them without running a bus).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AdminProperties.class)
+@EnableConfigurationProperties({ AdminProperties.class, ModulesProperties.class })
 @ComponentScan("io.xd.admin.web")
 public class AdminConfiguration {
 
@@ -37,9 +43,32 @@ public class AdminConfiguration {
 		return new ClusterStore(client);
 	}
 
+	/** The custom modules, in {@code <xd.data.dir>/modules}; loaded before the supervisor plans any stream. */
+	@Bean(initMethod = "start", destroyMethod = "close")
+	public ModuleRepository moduleRepository(@Value("${xd.data.dir}") Path dataDirectory, ClusterStore store,
+			ModuleRegistry registry, StreamPlanner planner, ModulesProperties properties) {
+		return new ModuleRepository(dataDirectory.resolve("modules"), store, registry, planner, properties);
+	}
+
+	@Bean(destroyMethod = "close")
+	public MavenModuleResolver mavenModuleResolver(@Value("${xd.data.dir}") Path dataDirectory,
+			ModulesProperties properties) {
+		ModulesProperties.Maven maven = properties.getMaven();
+		Path local = (maven.getLocalRepository() != null) ? maven.getLocalRepository()
+				: dataDirectory.resolve("maven-repository");
+		return new MavenModuleResolver(local, maven.remoteUrls(), maven.isOffline());
+	}
+
+	@Bean(destroyMethod = "close")
+	public AdminAddressPublisher adminAddressPublisher(CuratorFramework client, @Value("${xd.admin.url:}") String url,
+			@Value("${server.address:}") String serverAddress) {
+		return new AdminAddressPublisher(client, "admin-" + UUID.randomUUID(), url, serverAddress);
+	}
+
+	/** Starts after the module repository, so that streams using custom modules find them after a restart. */
 	@Bean(initMethod = "start", destroyMethod = "close")
 	public DeploymentSupervisor deploymentSupervisor(ClusterStore store, StreamPlanner planner,
-			AdminProperties properties) {
+			AdminProperties properties, ModuleRepository modules) {
 		return new DeploymentSupervisor(store, planner, "admin-" + UUID.randomUUID(), properties.getDeploymentTimeout(),
 				properties.getReconcileInterval(), properties.getDepartureGracePeriod());
 	}

@@ -1,7 +1,5 @@
 package io.xd.benchmarks;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -25,14 +23,10 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.GenericMessage;
 
-import io.xd.bus.BindingProperties;
-import io.xd.bus.local.LocalMessageBus;
-import io.xd.core.ChannelNames;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.builtin.LoadGeneratorSource;
-import io.xd.modules.builtin.ThroughputSink;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -63,9 +57,7 @@ public class ProcessorHopBenchmark {
 
 	private final ModuleRegistry registry = ModuleRegistry.fromClassPath();
 
-	private final List<LocalMessageBus> buses = new ArrayList<>();
-
-	private final List<ThroughputSink> sinks = new ArrayList<>();
+	private final DirectChains chains = new DirectChains(this.registry);
 
 	private LoadGeneratorSource source;
 
@@ -101,12 +93,7 @@ public class ProcessorHopBenchmark {
 
 	@TearDown(Level.Trial)
 	public void tearDown() {
-		this.buses.forEach(LocalMessageBus::close);
-		this.sinks.forEach(ThroughputSink::stop);
-		// each benchmark method drives one of the chains
-		if (this.sinks.stream().allMatch(sink -> sink.totals().messages() == 0)) {
-			throw new IllegalStateException("No sink counted anything: the benchmark measured nothing");
-		}
+		this.chains.close();
 	}
 
 	@Benchmark
@@ -145,32 +132,8 @@ public class ProcessorHopBenchmark {
 		return this.source.produce(this.lambdaLength, BATCH, 0);
 	}
 
-	/**
-	 * Binds {@code source [| processor] | throughput} on a bus of its own, as a container binds co-located modules,
-	 * and returns the source's output channel.
-	 */
 	private MessageChannel chain(String stream, Module module) {
-		Processor processor = (Processor) module;
-		LocalMessageBus bus = new LocalMessageBus();
-		this.buses.add(bus);
-		ThroughputSink sink = (ThroughputSink) module(ModuleType.SINK, "throughput", 2,
-				Map.of("reportEveryMs", "0"));
-		sink.start();
-		this.sinks.add(sink);
-		String first = ChannelNames.pipe(stream, 0);
-		if (processor == null) {
-			bus.bindConsumer(first, sink, BindingProperties.NONE);
-		}
-		else {
-			String second = ChannelNames.pipe(stream, 1);
-			bus.bindConsumer(second, sink, BindingProperties.NONE);
-			processor.start(bus
-				.bindProducer(second, ChannelNames.streamTap(stream, "processor", 1), BindingProperties.NONE)
-				.channel());
-			bus.bindConsumer(first, processor, BindingProperties.NONE);
-		}
-		return bus.bindProducer(first, ChannelNames.streamTap(stream, "load-generator", 0), BindingProperties.NONE)
-			.channel();
+		return this.chains.chain(stream, module);
 	}
 
 	private Module module(ModuleType type, String name, int index, Map<String, String> options) {

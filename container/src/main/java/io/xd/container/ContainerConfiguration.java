@@ -72,7 +72,9 @@ public class ContainerConfiguration {
 				properties.getIp().isBlank() ? local.getHostAddress() : properties.getIp(),
 				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
 				properties.getAttributes());
-		return new ContainerServer(client, attributes, new ModuleRunner(registry, bus, meters, dataDirectory), rateInterval);
+		ModuleLocator modules = new CustomModuleFetcher(client, registry, dataDirectory.resolve("module-cache"));
+		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory),
+				rateInterval);
 	}
 
 	/**

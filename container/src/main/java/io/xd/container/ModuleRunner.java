@@ -26,6 +26,7 @@ import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -40,7 +41,7 @@ public final class ModuleRunner {
 
 	private static final Logger logger = LoggerFactory.getLogger(ModuleRunner.class);
 
-	private final ModuleRegistry registry;
+	private final ModuleLocator modules;
 
 	private final MessageBus bus;
 
@@ -58,7 +59,12 @@ public final class ModuleRunner {
 
 	/** A runner whose modules' meters go to {@code meterRegistry} and whose modules keep files in the data directory. */
 	public ModuleRunner(ModuleRegistry registry, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory) {
-		this.registry = Objects.requireNonNull(registry, "registry");
+		this(Objects.requireNonNull(registry, "registry")::find, bus, meterRegistry, dataDirectory);
+	}
+
+	/** A runner that finds modules through {@code modules}, such as a {@link CustomModuleFetcher}. */
+	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory) {
+		this.modules = Objects.requireNonNull(modules, "modules");
 		this.bus = Objects.requireNonNull(bus, "bus");
 		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
 		this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -81,15 +87,20 @@ public final class ModuleRunner {
 	 */
 	public RunningModule deploy(ModuleDeployment deployment, Consumer<Throwable> onFailure) {
 		ModuleType type = ModuleType.fromLabel(deployment.type());
-		ModuleProvider provider = this.registry.find(type, deployment.name())
+		ModuleProvider provider = this.modules.find(type, deployment.name())
 			.orElseThrow(() -> new IllegalArgumentException(
 					"Could not find module with name '" + deployment.name() + "' and type '" + type + "'"));
-		ModuleOptions options = provider.metadata().resolve(deployment.options());
-		Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(), deployment.index(),
-				options, this.dataDirectory, onFailure));
-		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment));
-		running.meters.meterLatency(module, deployment);
+		CustomModule custom = (provider instanceof CustomModule c) ? c : null;
+		if (custom != null && !custom.retain()) {
+			throw new IllegalStateException("Module " + type + ":" + deployment.name() + " was deleted meanwhile");
+		}
+		RunningModule running = new RunningModule(deployment, new ModuleMeters(this.meterRegistry, deployment),
+				custom);
 		try {
+			ModuleOptions options = provider.metadata().resolve(deployment.options());
+			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
+					deployment.index(), options, this.dataDirectory, onFailure));
+			running.meters.meterLatency(module, deployment);
 			MessageChannel output = null;
 			if (deployment.output() != null) {
 				ProducerBinding producer = bindOutput(deployment);
@@ -108,6 +119,11 @@ public final class ModuleRunner {
 		catch (RuntimeException ex) {
 			running.undeploy();
 			throw ex;
+		}
+		catch (LinkageError ex) {
+			// a custom module missing a class its jar should bundle (one XD does not expose)
+			running.undeploy();
+			throw new IllegalStateException("Module " + deployment.moduleId() + " cannot be linked: " + ex, ex);
 		}
 	}
 
@@ -170,11 +186,14 @@ public final class ModuleRunner {
 
 		private Binding output;
 
+		private final CustomModule custom;
+
 		private boolean undeployed;
 
-		RunningModule(ModuleDeployment deployment, ModuleMeters meters) {
+		RunningModule(ModuleDeployment deployment, ModuleMeters meters, CustomModule custom) {
 			this.deployment = deployment;
 			this.meters = meters;
+			this.custom = custom;
 		}
 
 		/** The module's meters: messages and bytes in and out, errors, handling time. */
@@ -207,6 +226,10 @@ public final class ModuleRunner {
 			}
 			unbind(this.output);
 			this.meters.remove();
+			if (this.custom != null) {
+				// the last instance of a deleted or replaced custom module releases its class loader
+				this.custom.release();
+			}
 			logger.info("Undeployed module {}", this.deployment.moduleId());
 		}
 

@@ -1,5 +1,6 @@
 package io.xd.container;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,6 +10,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -32,7 +34,10 @@ import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.internal.CustomModule;
+import io.xd.modules.internal.ModuleJar;
 import io.xd.modules.internal.ModuleRegistry;
+import io.xd.modules.internal.TestJars;
 import io.xd.modules.internal.metrics.EndToEndLatency;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +81,31 @@ class ModuleRunnerTests {
 			.isEqualTo(1);
 		assertThat(this.meters.get("xd.module.messages.out").tag("module", "upper").functionCounter().count())
 			.isEqualTo(1);
+	}
+
+	@Test
+	void aDeletedCustomModuleRunsOnAndReleasesItsClassLoaderWhenItsLastInstanceIsUndeployed(@TempDir Path dir) {
+		ModuleRegistry registry = new ModuleRegistry(List.of(
+				new TestProvider(ModuleType.SOURCE, "emitter", Emitter::new),
+				new TestProvider(ModuleType.SINK, "collector", Collector::new)));
+		Path jar = TestJars.suffixProcessor("2").writeTo(dir.resolve("suffix.jar"));
+		registry.register(ModuleJar.load(jar, ModuleType.PROCESSOR, "suffix", "abc"));
+		CustomModule custom = registry.findCustom(ModuleType.PROCESSOR, "suffix").orElseThrow();
+		ModuleRunner runner = new ModuleRunner(registry, this.bus, this.meters, dir);
+		RunningModule sink = runner.deploy(deployment("collector", ModuleType.SINK, 2, pipe(1), null, null));
+		RunningModule processor = runner.deploy(deployment("suffix", ModuleType.PROCESSOR, 1, pipe(0), pipe(1), null));
+		RunningModule source = runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));
+
+		((Emitter) source.module()).emit("a");
+		registry.unregister(ModuleType.PROCESSOR, "suffix");
+		((Emitter) source.module()).emit("b");
+
+		assertThat(((Collector) sink.module()).received).containsExactly("a-2", "b-2");
+		assertThat(custom.isClosed()).as("closed while an instance runs").isFalse();
+		processor.undeploy();
+		assertThat(custom.isClosed()).isTrue();
+		assertThatThrownBy(() -> runner.deploy(deployment("suffix", ModuleType.PROCESSOR, 1, pipe(0), pipe(1), null)))
+			.hasMessage("Could not find module with name 'suffix' and type 'processor'");
 	}
 
 	@Test

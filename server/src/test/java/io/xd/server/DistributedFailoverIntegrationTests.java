@@ -82,12 +82,12 @@ class DistributedFailoverIntegrationTests {
 				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN",
 				"--logging.level.io.xd.bus.kafka.StaleEpochCommitRetry=DEBUG");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", with(common, "--server.port=" + adminPort,
+		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s",
 				"--xd.admin.departureGracePeriod=1s"));
 		Map<String, XdProcess> containers = new HashMap<>();
 		for (String id : List.of("c1", "c2", "c3")) {
-			containers.put(id, fork(id, "container", with(common, "--server.port=0", "--xd.container.id=" + id,
+			containers.put(id, fork(id, "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=" + id,
 					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
 		}
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -185,13 +185,13 @@ class DistributedFailoverIntegrationTests {
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--logging.level.org.apache.kafka=WARN");
 		int leaderPort = XdProcess.freePort();
-		XdProcess leader = fork("admin1", "admin", with(common, "--server.port=" + leaderPort,
+		XdProcess leader = fork("admin1", "admin", XdProcess.with(common, "--server.port=" + leaderPort,
 				"--xd.data.dir=" + this.data.resolve("admin1"), "--xd.admin.reconcileInterval=1s"));
 		leader.awaitLog("is now the leader", Duration.ofSeconds(120));
 		int followerPort = XdProcess.freePort();
-		XdProcess follower = fork("admin2", "admin", with(common, "--server.port=" + followerPort,
+		XdProcess follower = fork("admin2", "admin", XdProcess.with(common, "--server.port=" + followerPort,
 				"--xd.data.dir=" + this.data.resolve("admin2"), "--xd.admin.reconcileInterval=1s"));
-		XdProcess container = fork("c1", "container", with(common, "--server.port=0", "--xd.container.id=c1",
+		XdProcess container = fork("c1", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c1",
 				"--xd.data.dir=" + this.data.resolve("c1")));
 		follower.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		container.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -218,7 +218,7 @@ class DistributedFailoverIntegrationTests {
 		api.createStream("wider", "time --fixedDelay=1 | log", false);
 		api.postForm("/streams/deployments/wider", Map.of("properties", "module.log.count=2"));
 		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("incomplete"));
-		fork("c2", "container", with(common, "--server.port=0", "--xd.container.id=c2",
+		fork("c2", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c2",
 				"--xd.data.dir=" + this.data.resolve("c2")))
 			.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("deployed"));
@@ -358,11 +358,5 @@ class DistributedFailoverIntegrationTests {
 		XdProcess process = XdProcess.start(Path.of("target", "failover-logs", this.testName), name, mode, args);
 		this.processes.add(process);
 		return process;
-	}
-
-	private static List<String> with(List<String> common, String... more) {
-		List<String> all = new ArrayList<>(common);
-		all.addAll(List.of(more));
-		return all;
 	}
 }

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.xd.modules.internal.TestJars;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -81,6 +83,26 @@ class ShellIntegrationTests {
 		assertThat(shell.output()).contains("Command failed:", "time | | log", "^")
 			.doesNotContain("xd:> stream create never");
 		assertThat(node.get("/streams/definitions/never").status()).isEqualTo(404);
+	}
+
+	@Test
+	void uploadsListsDescribesAndDeletesACustomModule() throws Exception {
+		Path jar = TestJars.suffixProcessor().writeTo(data.resolve("myproc.jar"));
+		ShellRun shell = shellWithInput("""
+				module upload --type processor --name myproc --file %s
+				module list
+				module info processor:myproc
+				module delete processor:myproc
+				""".formatted(jar));
+		assertThat(shell.exitStatus()).as(shell.output()).isZero();
+		assertThat(shell.output()).contains("Successfully uploaded module 'processor:myproc' (SHA-256 ",
+				"myproc (custom)", "Information about processor module 'myproc'", "appended to each payload",
+				"Successfully destroyed module 'processor:myproc'");
+		assertThat(node.get("/modules/processor/myproc").status()).isEqualTo(404);
+
+		ShellRun refused = shellWithInput("module upload --type processor --name 'my proc' --file " + jar + "\n");
+		assertThat(refused.exitStatus()).isEqualTo(1);
+		assertThat(refused.output()).contains("Command failed:", "Invalid module name 'my proc'");
 	}
 
 	private static ShellRun shellWithInput(String commands) {

@@ -126,6 +126,13 @@ final class XdProcess implements AutoCloseable {
 		}
 	}
 
+	/** {@code common} followed by {@code more}: the arguments of one process among several that share most. */
+	static List<String> with(List<String> common, String... more) {
+		List<String> all = new ArrayList<>(common);
+		all.addAll(List.of(more));
+		return all;
+	}
+
 	static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();

@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,6 +120,15 @@ public final class AdminClient {
 			.collect(Collectors.joining("&"));
 		return send("POST", path, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8),
 				"application/x-www-form-urlencoded");
+	}
+
+	/**
+	 * Sends a POST request whose body is a file's bytes, as {@code application/octet-stream}.
+	 * @param path the path (and query), starting with a slash
+	 * @return the JSON answer, or a missing node when the answer has no body
+	 */
+	public JsonNode postFile(String path, Path file) throws IOException {
+		return send("POST", path, HttpRequest.BodyPublishers.ofFile(file), "application/octet-stream");
 	}
 
 	/**

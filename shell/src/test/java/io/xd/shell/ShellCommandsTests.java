@@ -341,6 +341,38 @@ class ShellCommandsTests {
 	}
 
 	@Test
+	void registersAModuleByMavenCoordinates() {
+		this.admin.answer("POST", "/modules/processor/myproc", 201, """
+				{"name":"myproc","type":"processor","custom":true,"sha256":"ab12","options":[]}""");
+		assertThat(run("module register --type processor --name myproc --uri maven://com.example:myproc:1.0.0"))
+			.isTrue();
+		assertFormPost(this.admin.onlyRequest(), "/modules/processor/myproc",
+				Map.of("uri", "maven://com.example:myproc:1.0.0", "force", "false"));
+		assertThat(output()).isEqualTo("Successfully registered module 'processor:myproc' from "
+				+ "maven://com.example:myproc:1.0.0 (SHA-256 ab12)\n");
+	}
+
+	@Test
+	void uploadsAJarAsTheRequestBody(@TempDir Path dir) throws IOException {
+		Path jar = Files.write(dir.resolve("myproc.jar"), new byte[] { 'P', 'K', 3, 4 });
+		this.admin.answer("POST", "/modules/sink/mysink?force=true", 201, """
+				{"name":"mysink","type":"sink","custom":true,"sha256":"cd34","options":[]}""");
+		assertThat(run("module upload --type sink --name mysink --file " + jar + " --force")).isTrue();
+		Request request = this.admin.onlyRequest();
+		assertThat(request.contentType()).isEqualTo("application/octet-stream");
+		assertThat(request.body()).isEqualTo("PK\u0003\u0004");
+		assertThat(output()).isEqualTo("Successfully uploaded module 'sink:mysink' (SHA-256 cd34)\n");
+	}
+
+	@Test
+	void deletesAModuleAndReportsWhyItCannot() {
+		this.admin.answer("DELETE", "/modules/processor/myproc", 409, """
+				[{"logref":"ModuleInUseException","message":"Module processor:myproc is used by deployed streams s"}]""");
+		assertThat(run("module delete processor:myproc")).isFalse();
+		assertThat(output()).contains("Module processor:myproc is used by deployed streams s");
+	}
+
+	@Test
 	void rejectsModuleNameWithoutType() {
 		assertThat(run("module info --name time")).isFalse();
 		assertThat(this.admin.requests()).isEmpty();

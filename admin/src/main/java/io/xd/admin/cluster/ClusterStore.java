@@ -11,11 +11,13 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 
 import io.xd.admin.AdminException;
+import io.xd.core.cluster.AdminAddress;
 import io.xd.core.cluster.ClusterJson;
 import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentRequest;
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.core.cluster.ModuleRecord;
 import io.xd.core.cluster.ModuleStatus;
 import io.xd.core.cluster.StreamRecord;
 import io.xd.core.cluster.StreamRelease;
@@ -213,6 +215,47 @@ public final class ClusterStore {
 
 	public void deleteAllocations(String containerId) {
 		delete(ClusterPaths.allocations(containerId));
+	}
+
+	/** The running admins' module jar tokens by their REST addresses, for fetching module jars from each other. */
+	public Map<String, String> admins() {
+		Map<String, String> admins = new LinkedHashMap<>();
+		for (String id : children(ClusterPaths.ADMINS)) {
+			read(ClusterPaths.admin(id), AdminAddress.class).ifPresent(address -> admins.put(address.url(),
+					address.token()));
+		}
+		return admins;
+	}
+
+	/** The custom modules, in type then name order. */
+	public List<ModuleRecord> modules() {
+		List<ModuleRecord> modules = new ArrayList<>();
+		for (String type : children(ClusterPaths.MODULES)) {
+			for (String name : children(ClusterPaths.MODULES + "/" + type)) {
+				findModule(type, name).ifPresent(modules::add);
+			}
+		}
+		return modules;
+	}
+
+	/** The record of a custom module; {@code type} and {@code name} must have been validated. */
+	public Optional<ModuleRecord> findModule(String type, String name) {
+		return read(ClusterPaths.module(type, name), ModuleRecord.class);
+	}
+
+	/** Creates or replaces the record of a custom module. */
+	public void saveModule(ModuleRecord module) {
+		String path = ClusterPaths.module(module.type(), module.name());
+		try {
+			this.client.create().orSetData().creatingParentContainersIfNeeded().forPath(path, ClusterJson.write(module));
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	public void deleteModule(String type, String name) {
+		delete(ClusterPaths.module(type, name));
 	}
 
 	private <T> Optional<T> read(String path, Class<T> type) {

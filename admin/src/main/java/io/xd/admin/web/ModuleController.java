@@ -8,9 +8,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.AdminException;
+import io.xd.admin.modules.ModuleRepository;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleType;
+import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleRegistry;
 
 /** The modules streams may use, and their options. */
@@ -26,18 +28,20 @@ public class ModuleController {
 	@GetMapping("/modules")
 	public PageResponse<ModuleSummary> list(@RequestParam(required = false) String type,
 			@RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "20") int size) {
-		ModuleType wanted = (type == null) ? null : parseType(type);
+		ModuleType wanted = (type == null) ? null : ModuleRepository.parseType(type);
 		List<ModuleSummary> modules = this.registry.all()
 			.stream()
 			.filter(metadata -> wanted == null || metadata.type() == wanted)
-			.map(metadata -> new ModuleSummary(metadata.name(), metadata.type().label(), metadata.description()))
+			.map(metadata -> new ModuleSummary(metadata.name(), metadata.type().label(), metadata.description(),
+					!this.registry.isBuiltIn(metadata.type(), metadata.name())))
 			.toList();
 		return PageResponse.of(modules, page, size);
 	}
 
 	@GetMapping("/modules/{type}/{name}")
 	public ModuleDetail info(@PathVariable String type, @PathVariable String name) {
-		ModuleMetadata metadata = this.registry.find(parseType(type), name)
+		ModuleType moduleType = ModuleRepository.parseType(type);
+		ModuleMetadata metadata = this.registry.find(moduleType, name)
 			.orElseThrow(() -> new AdminException(404, "NoSuchModuleException",
 					"There is no " + type + " module named '" + name + "'"))
 			.metadata();
@@ -45,7 +49,9 @@ public class ModuleController {
 			.stream()
 			.map(ModuleController::describe)
 			.toList();
-		return new ModuleDetail(metadata.name(), metadata.type().label(), metadata.description(), options);
+		String sha256 = this.registry.findCustom(moduleType, name).map(CustomModule::sha256).orElse(null);
+		return new ModuleDetail(metadata.name(), metadata.type().label(), metadata.description(), sha256 != null, sha256,
+				options);
 	}
 
 	private static OptionInfo describe(ModuleOption<?> option) {
@@ -54,30 +60,25 @@ public class ModuleController {
 				option.description());
 	}
 
-	private static ModuleType parseType(String type) {
-		try {
-			return ModuleType.fromLabel(type);
-		}
-		catch (IllegalArgumentException ex) {
-			throw AdminException.badRequest("IllegalArgumentException", ex.getMessage());
-		}
-	}
-
 	/**
 	 * @param name the module name
 	 * @param type source, processor or sink
 	 * @param description what it does
+	 * @param custom whether it was uploaded or registered (true) or is built in (false)
 	 */
-	public record ModuleSummary(String name, String type, String description) {
+	public record ModuleSummary(String name, String type, String description, boolean custom) {
 	}
 
 	/**
 	 * @param name the module name
 	 * @param type source, processor or sink
 	 * @param description what it does
+	 * @param custom whether it was uploaded or registered (true) or is built in (false)
+	 * @param sha256 a custom module's jar digest; null for a built-in module
 	 * @param options its options
 	 */
-	public record ModuleDetail(String name, String type, String description, List<OptionInfo> options) {
+	public record ModuleDetail(String name, String type, String description, boolean custom, String sha256,
+			List<OptionInfo> options) {
 	}
 
 	/**

@@ -14,7 +14,10 @@ package io.xd.core.cluster;
  * it;</li>
  * <li>{@code /history/<stream>/<version>}: persistent, a {@link StreamRelease}: each numbered version of the
  * stream's deployment (written by any admin, removed with the stream);</li>
- * <li>{@code /leader}: the admins' leader election.</li>
+ * <li>{@code /leader}: the admins' leader election;</li>
+ * <li>{@code /admins/<adminId>}: ephemeral, an {@link AdminAddress} (written by each admin while it serves);</li>
+ * <li>{@code /modules/<type>/<name>}: persistent, a {@link ModuleRecord}: a custom module whose jar the admins'
+ * module repository holds.</li>
  * </ul>
  */
 public final class ClusterPaths {
@@ -32,6 +35,10 @@ public final class ClusterPaths {
 	public static final String LEADER = "/leader";
 
 	public static final String HISTORY = "/history";
+
+	public static final String ADMINS = "/admins";
+
+	public static final String MODULES = "/modules";
 
 	private ClusterPaths() {
 	}
@@ -71,5 +78,14 @@ public final class ClusterPaths {
 
 	public static String runtime(String containerId, String moduleId) {
 		return runtime(containerId) + "/" + moduleId;
+	}
+
+	public static String admin(String adminId) {
+		return ADMINS + "/" + adminId;
+	}
+
+	/** The node of a custom module; {@code type} and {@code name} must have been validated by the caller. */
+	public static String module(String type, String name) {
+		return MODULES + "/" + type + "/" + name;
 	}
 }

@@ -8,18 +8,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.stream.Stream;
 
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleProvider;
 import io.xd.modules.ModuleType;
 
 /**
- * The modules available to streams, keyed by type and name. The registry is built once from the providers on the
- * class path and never loads a class named by user input. Immutable and thread-safe.
+ * The modules available to streams, keyed by type and name: the built-in ones, fixed when the registry is built from
+ * the providers on the class path, and the {@linkplain CustomModule custom} ones, registered and unregistered while
+ * the server runs, each loaded from its jar in a class loader of its own. The registry never loads a class named by
+ * user input. A custom module cannot take the name of a built-in one. Thread-safe.
  */
 public final class ModuleRegistry {
 
 	private final Map<String, ModuleProvider> providers;
+
+	private final ConcurrentMap<String, CustomModule> custom = new ConcurrentHashMap<>();
 
 	/** A registry of exactly the given providers. */
 	public ModuleRegistry(Collection<? extends ModuleProvider> providers) {
@@ -47,8 +54,50 @@ public final class ModuleRegistry {
 		return fromClassPath(ModuleRegistry.class.getClassLoader());
 	}
 
+	/** The built-in or custom module of that type and name. */
 	public Optional<ModuleProvider> find(ModuleType type, String name) {
-		return Optional.ofNullable(this.providers.get(type.label() + ":" + name));
+		String key = key(type, name);
+		ModuleProvider builtIn = this.providers.get(key);
+		return (builtIn != null) ? Optional.of(builtIn) : Optional.ofNullable(this.custom.get(key));
+	}
+
+	/** Whether a built-in module has that type and name. */
+	public boolean isBuiltIn(ModuleType type, String name) {
+		return this.providers.containsKey(key(type, name));
+	}
+
+	/** The custom module of that type and name. */
+	public Optional<CustomModule> findCustom(ModuleType type, String name) {
+		return Optional.ofNullable(this.custom.get(key(type, name)));
+	}
+
+	/**
+	 * Adds a custom module, replacing (and {@linkplain CustomModule#retire() retiring}) one of the same type and
+	 * name.
+	 * @throws IllegalArgumentException when a built-in module has its type and name
+	 */
+	public void register(CustomModule module) {
+		ModuleMetadata metadata = module.metadata();
+		if (isBuiltIn(metadata.type(), metadata.name())) {
+			throw new IllegalArgumentException("There is a built-in module " + metadata.qualifiedName());
+		}
+		CustomModule previous = this.custom.put(metadata.qualifiedName(), module);
+		if (previous != null && previous != module) {
+			previous.retire();
+		}
+	}
+
+	/** Removes and retires the custom module of that type and name; returns whether there was one. */
+	public boolean unregister(ModuleType type, String name) {
+		CustomModule removed = this.custom.remove(key(type, name));
+		if (removed != null) {
+			removed.retire();
+		}
+		return removed != null;
+	}
+
+	private static String key(ModuleType type, String name) {
+		return type.label() + ":" + name;
 	}
 
 	/** The metadata of every module of the given name, whatever its type. */
@@ -58,8 +107,7 @@ public final class ModuleRegistry {
 
 	/** Every module's metadata, sorted by type then name. */
 	public List<ModuleMetadata> all() {
-		return this.providers.values()
-			.stream()
+		return Stream.concat(this.providers.values().stream(), this.custom.values().stream())
 			.map(ModuleProvider::metadata)
 			.sorted(Comparator.comparing(ModuleMetadata::type).thenComparing(ModuleMetadata::name))
 			.toList();

@@ -25,11 +25,14 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * any method       /actuator/health/**            none: open to probes
  * GET, HEAD        /dashboard/**                  none: the dashboard's static files (its API calls authenticate)
  * GET, HEAD        /security/info                 none: who the caller is and its roles
+ * GET, HEAD        /modules/{type}/{name}/jar     none here: the admin serves module jars to requests that carry the
+ *                                                 cluster's token (X-XD-Module-Token), containers and other admins
  * GET, HEAD        /**                            VIEW (Prometheus scrapers authenticate too)
  * POST             /streams/definitions           CREATE, and DEPLOY as well with deploy=true
  * DELETE           /streams/definitions/**        DESTROY
  * other methods    /streams/deployments/**        DEPLOY
- * anything else                                   MANAGE (module uploads and deletes, runtime administration)
+ * anything else                                   MANAGE (custom module uploads, registrations and deletes,
+ *                                                 runtime administration)
  * </pre>
  *
  * The error pages Spring renders for a request that already failed need nothing more.
@@ -50,6 +53,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 
 	private static final PathPattern DEPLOYMENTS_ALL = PARSER.parse("/streams/deployments/**");
 
+	private static final PathPattern MODULE_JAR = PARSER.parse("/modules/{type}/{name}/jar");
+
 	/** The roles a request needs; empty when it is open to anyone. */
 	static Set<Role> required(HttpServletRequest request) {
 		if (request.getDispatcherType() == DispatcherType.ERROR) {
@@ -62,7 +67,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 		}
 		if (method.equals("GET") || method.equals("HEAD")) {
 			// the dashboard's static files: its page asks for credentials and sends them with every API call
-			return (DASHBOARD.matches(path) || SECURITY_INFO.matches(path)) ? Set.of() : Set.of(Role.VIEW);
+			boolean open = DASHBOARD.matches(path) || SECURITY_INFO.matches(path) || MODULE_JAR.matches(path);
+			return open ? Set.of() : Set.of(Role.VIEW);
 		}
 		if (method.equals("POST") && DEFINITIONS.matches(path)) {
 			return "true".equalsIgnoreCase(request.getParameter("deploy")) ? EnumSet.of(Role.CREATE, Role.DEPLOY)
