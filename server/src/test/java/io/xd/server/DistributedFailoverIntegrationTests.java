@@ -236,11 +236,11 @@ class DistributedFailoverIntegrationTests {
 				+ zkPort, "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", with(common, "--server.port=" + adminPort,
+		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s"));
 		List<XdProcess> containers = new ArrayList<>();
 		for (String id : List.of("c1", "c2", "c3")) {
-			containers.add(fork(id, "container", with(common, "--server.port=0", "--xd.container.id=" + id,
+			containers.add(fork(id, "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=" + id,
 					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
 		}
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
