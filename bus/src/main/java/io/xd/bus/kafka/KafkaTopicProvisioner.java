@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -87,10 +88,19 @@ final class KafkaTopicProvisioner {
 				}
 			}
 			if (existing < partitions && mayGrow) {
-				await(this.admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all(),
-						"grow topic '" + topic + "'");
-				logger.info("Grew topic {} from {} to {} partitions", topic, existing, partitions);
-				existing = partitions;
+				try {
+					await(this.admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all(),
+							"grow topic '" + topic + "'");
+					logger.info("Grew topic {} from {} to {} partitions", topic, existing, partitions);
+					existing = partitions;
+				}
+				catch (InvalidPartitionsException ex) {
+					// another process (a new instance of the same module elsewhere) grew it meanwhile
+					existing = describe(topic);
+					if (existing < partitions) {
+						throw ex;
+					}
+				}
 			}
 			this.known.put(topic, existing);
 			return existing;
@@ -144,7 +154,8 @@ final class KafkaTopicProvisioner {
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime
-					&& (runtime instanceof TopicExistsException || runtime instanceof UnknownTopicOrPartitionException)) {
+					&& (runtime instanceof TopicExistsException || runtime instanceof UnknownTopicOrPartitionException
+							|| runtime instanceof InvalidPartitionsException)) {
 				throw runtime;
 			}
 			throw new IllegalStateException("Could not " + what + ": " + ex.getCause().getMessage(), ex.getCause());
