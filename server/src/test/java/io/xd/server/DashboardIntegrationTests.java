@@ -147,10 +147,10 @@ class DashboardIntegrationTests {
 		waitForText(streamCell("ticktock", ".status"), "deployed"::equals);
 		waitForText(streamCell("ticktap", ".status"), "deployed"::equals);
 		assertThat(waitForText(streamCell("ticks", ".status"), text -> !text.isEmpty())).isEqualTo("undeployed");
-		assertThat(rateOf(waitForText(streamCell("ticktock", "td.rate"), DashboardIntegrationTests::positiveRate)))
-			.isBetween(3.0, 15.0);
-		assertThat(rateOf(waitForText(streamCell("ticktap", "td.rate"), DashboardIntegrationTests::positiveRate)))
-			.isBetween(3.0, 15.0);
+		// ~10/s; one 1 s window may read more when a stalled tap catches up on a busy machine, so the test waits for
+		// a window that shows the stream's real pace
+		waitForText(streamCell("ticktock", "td.rate"), DashboardIntegrationTests::aboutTenPerSecond);
+		waitForText(streamCell("ticktap", "td.rate"), DashboardIntegrationTests::aboutTenPerSecond);
 		assertThat(browser.findElement(streamCell("ticktap", "svg .channel-tap")).getText())
 			.isEqualTo("tap:stream:ticktock.time");
 		assertThat(browser.findElement(streamCell("ticks", "svg .channel-queue")).getText()).isEqualTo("queue:ticks");
@@ -363,6 +363,11 @@ class DashboardIntegrationTests {
 	private static boolean positiveRate(String text) {
 		Matcher matcher = RATE.matcher(text);
 		return matcher.find() && Double.parseDouble(matcher.group(1)) > 0;
+	}
+
+	private static boolean aboutTenPerSecond(String text) {
+		Matcher matcher = RATE.matcher(text);
+		return matcher.find() && rateOf(text) >= 3.0 && rateOf(text) <= 15.0;
 	}
 
 	private static double rateOf(String text) {
