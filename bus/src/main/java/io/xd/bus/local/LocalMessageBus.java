@@ -37,8 +37,11 @@ import io.xd.core.ChannelNames;
  * <li><b>{@code queue:}</b> channels keep messages in a bounded queue until a consumer takes them, so a producer
  * may run before any consumer exists; consumers compete, each on a thread of its own.</li>
  * <li><b>{@code topic:}</b> channels and <b>taps</b> give every consumer group a copy, through a bounded queue per
- * group; what is published while a topic has no group is not kept. A producer bound with a tap name publishes to
- * the tap only while the tap has subscribers, so an untapped stream pays nothing for taps.</li>
+ * group; what is published while a topic has no group is not kept. A named group whose last consumer unbinds (its
+ * module redeployed, say) keeps the messages still queued for it, and hands them to the next consumer of the same
+ * group, before what is published after it is back; what is published while it has no consumer is not kept. A
+ * producer bound with a tap name publishes to the tap only while the tap has subscribers, so an untapped stream pays
+ * nothing for taps.</li>
  * </ul>
  * Full queues block the producer rather than lose messages. A consumer that fails on a message, directly bound or
  * queued, has the failure logged and published, as an {@link ErrorMessage} carrying the exception and the message,
@@ -164,7 +167,11 @@ public final class LocalMessageBus implements MessageBus {
 		ConsumerGroup consumers = topic.groups.get(groupName);
 		boolean newGroup = consumers == null;
 		if (newGroup) {
-			consumers = new ConsumerGroup(name, this.queueCapacity, (message, ex) -> failed(name, message, ex));
+			// a group back after its last consumer left finds the messages that were still queued for it
+			consumers = topic.idleGroups.remove(groupName);
+			if (consumers == null) {
+				consumers = new ConsumerGroup(name, this.queueCapacity, (message, ex) -> failed(name, message, ex));
+			}
 			topic.groups.put(groupName, consumers);
 			topic.refreshGroups();
 			topic.tappedProducers.forEach(this::rewire);
@@ -175,6 +182,9 @@ public final class LocalMessageBus implements MessageBus {
 			remove.run();
 			synchronized (this) {
 				if (!joined.hasConsumers() && topic.groups.remove(groupName, joined)) {
+					if (group != null && joined.backlog() > 0) {
+						topic.idleGroups.put(groupName, joined);
+					}
 					topic.refreshGroups();
 					topic.tappedProducers.forEach(this::rewire);
 				}
@@ -314,6 +324,9 @@ public final class LocalMessageBus implements MessageBus {
 	private static final class Topic {
 
 		final Map<String, ConsumerGroup> groups = new LinkedHashMap<>();
+
+		/** Named groups without a consumer, with the messages that were queued when their last consumer left. */
+		final Map<String, ConsumerGroup> idleGroups = new HashMap<>();
 
 		final List<Producer> tappedProducers = new ArrayList<>();
 

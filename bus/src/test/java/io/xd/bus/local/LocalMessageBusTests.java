@@ -3,6 +3,7 @@ package io.xd.bus.local;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -17,6 +18,7 @@ import org.springframework.messaging.support.ErrorMessage;
 import org.springframework.messaging.support.GenericMessage;
 
 import io.xd.bus.AbstractMessageBusContractTests.Received;
+import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.ConsumerFailedException;
 import io.xd.bus.ProducerBinding;
@@ -195,6 +197,60 @@ class LocalMessageBusTests {
 			assertThat(second.get(5, TimeUnit.SECONDS)).isTrue();
 			await().atMost(5, TimeUnit.SECONDS).until(() -> received.count() == 2);
 			assertThat(received.messages().stream().<Object>map(Message::getPayload).toList()).containsExactly("first", "second");
+		}
+	}
+
+	@Test
+	void aTopicGroupRedeployedKeepsTheMessagesStillQueuedForIt() throws Exception {
+		ProducerBinding producer = this.bus.bindPubSubProducer("topic:orders", null, BindingProperties.NONE);
+		CountDownLatch taken = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Binding first = this.bus.bindPubSubConsumer("topic:orders", "billing", message -> {
+			taken.countDown();
+			awaitQuietly(release);
+		}, BindingProperties.NONE);
+		for (int i = 1; i <= 5; i++) {
+			producer.channel().send(new GenericMessage<>("order-" + i));
+		}
+		// the consumer holds order-1 while orders 2 to 5 wait in the group's queue; then its module is undeployed
+		assertThat(taken.await(5, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Void> unbound = CompletableFuture.runAsync(first::unbind);
+		Thread.sleep(200);
+		release.countDown();
+		unbound.get(15, TimeUnit.SECONDS);
+		producer.channel().send(new GenericMessage<>("published-while-away"));
+
+		Received redeployed = new Received();
+		this.bus.bindPubSubConsumer("topic:orders", "billing", redeployed, BindingProperties.NONE);
+		producer.channel().send(new GenericMessage<>("order-6"));
+
+		await().atMost(5, TimeUnit.SECONDS).until(() -> redeployed.count() == 5);
+		assertThat(redeployed.messages().stream().<Object>map(Message::getPayload).toList())
+			.containsExactly("order-2", "order-3", "order-4", "order-5", "order-6");
+	}
+
+	@Test
+	void anAnonymousTopicConsumerLeavesNothingBehind() {
+		ProducerBinding producer = this.bus.bindPubSubProducer("topic:orders", null, BindingProperties.NONE);
+		Binding first = this.bus.bindPubSubConsumer("topic:orders", null, message -> {
+		}, BindingProperties.NONE);
+		first.unbind();
+		producer.channel().send(new GenericMessage<>("order-1"));
+
+		Received second = new Received();
+		this.bus.bindPubSubConsumer("topic:orders", null, second, BindingProperties.NONE);
+		producer.channel().send(new GenericMessage<>("order-2"));
+
+		await().atMost(5, TimeUnit.SECONDS).until(() -> second.count() == 1);
+		assertThat(second.messages().get(0).getPayload()).isEqualTo("order-2");
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
