@@ -1,21 +1,14 @@
 package io.xd.server;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,20 +102,14 @@ class DistributedFailoverIntegrationTests {
 		assertThat(hosts(api, "bridge")).containsExactlyInAnyOrder("c1", "c2");
 
 		// mid-stream: once a fifth of the messages has come out and c2's bridge is busy with its partition, stop c2
-		String outTopic = "queue_3A" + stream + "-out";
 		AdminApi c2 = actuator(containers.get("c2"));
-		try (KafkaConsumer<byte[], byte[]> reader = reader(brokers)) {
-			reader.subscribe(List.of(outTopic));
-			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-			long handledByC2 = 0;
-			while ((records.size() < MESSAGES / 5 || handledByC2 < 5_000) && System.nanoTime() < deadline) {
-				reader.poll(Duration.ofMillis(100)).forEach(records::add);
-				handledByC2 = messagesIn(c2, "bridge");
-			}
-			assertThat(records.size()).as("messages out before the stop").isGreaterThanOrEqualTo(MESSAGES / 5);
-			assertThat(handledByC2).as("messages c2's bridge handled before the stop").isGreaterThanOrEqualTo(5_000);
-			assertThat(records.size()).as("messages out before the stop").isLessThan(MESSAGES * 9 / 10);
+		try (SequenceReader reader = new SequenceReader(brokers, "queue_3A" + stream + "-out", MESSAGES)) {
+			long[] handledByC2 = { 0 };
+			reader.readUntil(() -> reader.received() >= MESSAGES / 5
+					&& (handledByC2[0] = messagesIn(c2, "bridge")) >= 5_000, Duration.ofSeconds(120));
+			assertThat(reader.received()).as("messages out before the stop").isGreaterThanOrEqualTo(MESSAGES / 5);
+			assertThat(handledByC2[0]).as("messages c2's bridge handled before the stop").isGreaterThanOrEqualTo(5_000);
+			assertThat(reader.received()).as("messages out before the stop").isLessThan(MESSAGES * 9 / 10);
 			long killedAt = System.nanoTime();
 			if (kill) {
 				containers.get("c2").kill();
@@ -134,27 +121,12 @@ class DistributedFailoverIntegrationTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> hosts(api, "bridge").contains("c3"));
 			Duration redeployed = Duration.ofNanos(System.nanoTime() - killedAt);
 
-			BitSet seen = new BitSet(MESSAGES);
-			long duplicates = 0;
-			BitSet repeated = new BitSet(MESSAGES);
-			deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-			int index = 0;
-			while (seen.cardinality() < MESSAGES && System.nanoTime() < deadline) {
-				for (; index < records.size(); index++) {
-					int sequence = ByteBuffer.wrap(records.get(index).value()).getInt(0);
-					if (seen.get(sequence)) {
-						duplicates++;
-						repeated.set(sequence);
-					}
-					seen.set(sequence);
-				}
-				reader.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
+			reader.readAll(Duration.ofSeconds(180));
 			System.out.printf("Failover: bridge redeployed on c3 %d ms after %s of c2 (it had handled %d messages); "
 					+ "%d of %d sequence numbers received, %d duplicates%n", redeployed.toMillis(),
-					kill ? "SIGKILL" : "SIGTERM", handledByC2, seen.cardinality(), MESSAGES, duplicates);
-			if (duplicates > 0) {
-				System.out.println("Failover: repeated sequence numbers " + ranges(repeated));
+					kill ? "SIGKILL" : "SIGTERM", handledByC2[0], reader.distinct(), MESSAGES, reader.duplicates());
+			if (reader.duplicates() > 0) {
+				System.out.println("Failover: repeated sequence numbers " + reader.repeatedRanges());
 			}
 			assertThat(redeployed).isLessThan(Duration.ofSeconds(15));
 			// the surviving container's Prometheus endpoint shows its modules' meters, tagged by stream and module
@@ -162,15 +134,15 @@ class DistributedFailoverIntegrationTests {
 			assertThat(metrics).contains("xd_module_messages_out_total{instance=\"1\",module=\"load-generator\","
 					+ "stream=\"" + stream + "\",type=\"source\"}", "xd_module_messages_in_total{instance=\"1\","
 							+ "module=\"bridge\",stream=\"" + stream + "\",type=\"processor\"}");
-			assertThat(seen.cardinality()).as("distinct sequence numbers received").isEqualTo(MESSAGES);
+			assertThat(reader.distinct()).as("distinct sequence numbers received").isEqualTo(MESSAGES);
 			if (kill) {
 				// the pipe got a partition per bridge instance (count=2): after a crash at most one poll's records
 				// (max.poll.records = 500) per partition come twice
-				assertThat(duplicates).isLessThanOrEqualTo(2 * 500);
+				assertThat(reader.duplicates()).isLessThanOrEqualTo(2 * 500);
 			}
 			else {
 				// a clean stop commits everything its bridge handled before its partition moves on
-				assertThat(duplicates).isZero();
+				assertThat(reader.duplicates()).isZero();
 			}
 		}
 	}
@@ -258,54 +230,30 @@ class DistributedFailoverIntegrationTests {
 		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("scaled").equals("deployed"));
 		assertThat(hosts(api, "bridge")).hasSize(1);
 
-		try (KafkaConsumer<byte[], byte[]> reader = reader(brokers)) {
-			reader.subscribe(List.of("queue_3Ascaled-out"));
-			List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-			long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-			while (records.size() < messages / 5 && System.nanoTime() < deadline) {
-				reader.poll(Duration.ofMillis(100)).forEach(records::add);
-			}
+		try (SequenceReader reader = new SequenceReader(brokers, "queue_3Ascaled-out", messages)) {
+			reader.readUntil(() -> reader.received() >= messages / 5, Duration.ofSeconds(60));
 			assertThat(api.postForm("/streams/deployments/scale/scaled/bridge/instances/3", Map.of()).status())
 				.isEqualTo(200);
-			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-				reader.poll(Duration.ofMillis(50)).forEach(records::add);
-				return hosts(api, "bridge").size() == 3;
-			});
-			int whenScaledUp = records.size();
-			deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-			while (records.size() < whenScaledUp + messages / 10 && System.nanoTime() < deadline) {
-				reader.poll(Duration.ofMillis(100)).forEach(records::add);
-			}
+			// reading on while waiting, so that the stream is not held up by an unread topic
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+				.until(() -> reader.readUntil(() -> hosts(api, "bridge").size() == 3, Duration.ofMillis(50)));
+			long whenScaledUp = reader.received();
+			reader.readUntil(() -> reader.received() >= whenScaledUp + messages / 10, Duration.ofSeconds(60));
 			assertThat(api.postForm("/streams/deployments/scale/scaled/bridge/instances/1", Map.of()).status())
 				.isEqualTo(200);
-			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-				reader.poll(Duration.ofMillis(50)).forEach(records::add);
-				return hosts(api, "bridge").size() == 1;
-			});
-			int whenScaledDown = records.size();
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+				.until(() -> reader.readUntil(() -> hosts(api, "bridge").size() == 1, Duration.ofMillis(50)));
+			long whenScaledDown = reader.received();
 
-			BitSet seen = new BitSet(messages);
-			long duplicates = 0;
-			deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-			int index = 0;
-			while (seen.cardinality() < messages && System.nanoTime() < deadline) {
-				for (; index < records.size(); index++) {
-					int sequence = ByteBuffer.wrap(records.get(index).value()).getInt(0);
-					if (seen.get(sequence)) {
-						duplicates++;
-					}
-					seen.set(sequence);
-				}
-				reader.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
+			reader.readAll(Duration.ofSeconds(120));
 			System.out.printf("Scaling: bridge 1 -> 3 after %d messages out, 3 -> 1 after %d; %d of %d sequence "
-					+ "numbers received, %d duplicates%n", whenScaledUp, whenScaledDown, seen.cardinality(), messages,
-					duplicates);
+					+ "numbers received, %d duplicates%n", whenScaledUp, whenScaledDown, reader.distinct(), messages,
+					reader.duplicates());
 			assertThat(whenScaledDown).as("messages were flowing while the bridge was scaled down")
 				.isLessThan(messages);
-			assertThat(seen.cardinality()).as("distinct sequence numbers received").isEqualTo(messages);
+			assertThat(reader.distinct()).as("distinct sequence numbers received").isEqualTo(messages);
 			// each rebalance may hand a partition over with at most one poll (500 records) handled but not committed
-			assertThat(duplicates).isLessThanOrEqualTo(4 * 500);
+			assertThat(reader.duplicates()).isLessThanOrEqualTo(4 * 500);
 		}
 	}
 
@@ -323,17 +271,6 @@ class DistributedFailoverIntegrationTests {
 		return value.find() ? (long) Double.parseDouble(value.group(1)) : 0;
 	}
 
-	/** The set bits as ranges, "[12-40, 77]", for reading which partition's batches came twice. */
-	private static String ranges(BitSet bits) {
-		List<String> ranges = new ArrayList<>();
-		for (int start = bits.nextSetBit(0); start >= 0; ) {
-			int end = bits.nextClearBit(start) - 1;
-			ranges.add((start == end) ? String.valueOf(start) : start + "-" + end);
-			start = bits.nextSetBit(end + 1);
-		}
-		return ranges.toString();
-	}
-
 	private static List<String> hosts(AdminApi api, String label) {
 		List<String> hosts = new ArrayList<>();
 		for (JsonNode module : api.get("/runtime/modules").json().get("content")) {
@@ -343,14 +280,6 @@ class DistributedFailoverIntegrationTests {
 			}
 		}
 		return hosts;
-	}
-
-	private static KafkaConsumer<byte[], byte[]> reader(String brokers) {
-		Map<String, Object> config = new HashMap<>();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
-		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
-		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 	}
 
 	private XdProcess fork(String name, String mode, List<String> args) {

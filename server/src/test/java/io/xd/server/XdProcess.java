@@ -35,10 +35,25 @@ final class XdProcess implements AutoCloseable {
 		if (!Files.isRegularFile(JAR)) {
 			throw new IllegalStateException(JAR + " is missing: the integration tests run after the package phase");
 		}
-		String java = ProcessHandle.current().info().command().orElse("java");
-		List<String> command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+		List<String> command = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-XX:+UseSerialGC", "-jar", JAR.toString(), mode));
 		command.addAll(args);
+		return fork(logDirectory, name, command);
+	}
+
+	/**
+	 * A process running {@code mainClass} of the tests' own class path (a Kafka broker, say), with {@code jvmOptions}.
+	 */
+	static XdProcess startClass(Path logDirectory, String name, List<String> jvmOptions, String mainClass,
+			List<String> args) {
+		List<String> command = new ArrayList<>(List.of(java()));
+		command.addAll(jvmOptions);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+		command.addAll(args);
+		return fork(logDirectory, name, command);
+	}
+
+	private static XdProcess fork(Path logDirectory, String name, List<String> command) {
 		try {
 			Files.createDirectories(logDirectory);
 			Path log = logDirectory.resolve(name + ".log");
@@ -50,6 +65,25 @@ final class XdProcess implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/** Waits until the process ends and returns its exit code; fails when it runs past {@code timeout}. */
+	int awaitExit(Duration timeout) {
+		try {
+			if (!this.process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+				this.process.destroyForcibly();
+				throw new IllegalStateException(this.name + " did not end within " + timeout + ":\n" + tail());
+			}
+			return this.process.exitValue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static String java() {
+		return ProcessHandle.current().info().command().orElse("java");
 	}
 
 	/** Waits until the log contains {@code text}; fails with the log's end when the process dies or time runs out. */

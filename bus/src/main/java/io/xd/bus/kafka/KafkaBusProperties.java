@@ -65,6 +65,16 @@ public class KafkaBusProperties {
 	/** Socket receive buffer of consumers ({@code receive.buffer.bytes}). */
 	private DataSize socketBufferSize = DataSize.ofBytes(2_097_152);
 
+	/**
+	 * No loss of an acknowledged message, even when a broker dies: every producer sends with {@code acks=all} and
+	 * idempotence (retries after a lost connection write nothing twice), whatever {@code default.requiredAcks} says;
+	 * a module's own {@code producer.requiredAcks} still wins for that module. Off by default, as in Spring XD: with
+	 * {@code acks=1} a record is acknowledged once the partition leader has it, which loses nothing when a broker
+	 * process dies and restarts (its log is on disk), and only what the leader had not yet replicated when its
+	 * machine is lost.
+	 */
+	private boolean noLoss;
+
 	/** How long administrative calls (topic creation, metadata) may take before the binding fails. */
 	private Duration adminTimeout = Duration.ofSeconds(30);
 
@@ -118,6 +128,14 @@ public class KafkaBusProperties {
 	/** The mode as parsed when it was set. */
 	public Mode mode() {
 		return this.parsedMode;
+	}
+
+	public boolean isNoLoss() {
+		return this.noLoss;
+	}
+
+	public void setNoLoss(boolean noLoss) {
+		this.noLoss = noLoss;
 	}
 
 	public DataSize getSocketBufferSize() {

@@ -45,8 +45,11 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 		BindingValues values = new BindingValues(properties);
 		Map<String, Object> config = new HashMap<>();
 		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
-		config.put(ProducerConfig.ACKS_CONFIG, acks(values.text("requiredAcks",
-				String.valueOf(defaults.getRequiredAcks()))));
+		String acks = acks(values.text("requiredAcks", bus.isNoLoss() ? "all"
+				: String.valueOf(defaults.getRequiredAcks())));
+		config.put(ProducerConfig.ACKS_CONFIG, acks);
+		// idempotence needs acks=all; said either way, so that Kafka's own default does not decide it silently
+		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, String.valueOf(acks.equals("all")));
 		config.put(ProducerConfig.BATCH_SIZE_CONFIG, BindingValues.bytes("batchSize",
 				values.size("batchSize", defaults.getBatchSize())));
 		config.put(ProducerConfig.LINGER_MS_CONFIG, BindingValues.millis("batchTimeout",

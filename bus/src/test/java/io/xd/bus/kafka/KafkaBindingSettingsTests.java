@@ -47,6 +47,24 @@ class KafkaBindingSettingsTests {
 	}
 
 	@Test
+	void byDefaultTheLeadersAcknowledgementSufficesWithoutIdempotence() {
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ProducerConfig.ACKS_CONFIG, "1")
+			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+	}
+
+	@Test
+	void noLossSendsWithAcksAllAndIdempotenceUnlessAModuleSaysOtherwise() {
+		this.bus.setNoLoss(true);
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ProducerConfig.ACKS_CONFIG, "all")
+			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.of(Map.of("requiredAcks", "1")), this.bus)
+			.clientConfig()).containsEntry(ProducerConfig.ACKS_CONFIG, "1")
+			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+	}
+
+	@Test
 	void equalProducerPropertiesResolveToEqualClientConfigurations() {
 		BindingProperties properties = BindingProperties.of(Map.of("batchSize", "100"));
 		assertThat(KafkaProducerSettings.resolve(properties, this.bus).clientConfig())
