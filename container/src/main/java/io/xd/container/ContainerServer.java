@@ -19,6 +19,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -326,7 +327,9 @@ public final class ContainerServer implements AutoCloseable {
 
 	private void reregister() {
 		try {
-			if (this.client.checkExists().forPath(ClusterPaths.container(id())) == null) {
+			if (!registeredInThisSession()) {
+				// missing, or left by the session that expired: a ZooKeeper server restarted after a long outage
+				// restores that session for its timeout, then deletes its nodes, so this one must be recreated now
 				register();
 				Map<String, ModuleStatus> current;
 				synchronized (this) {
@@ -352,6 +355,12 @@ public final class ContainerServer implements AutoCloseable {
 		catch (Exception ex) {
 			logger.error("Container {} could not register again", id(), ex);
 		}
+	}
+
+	private boolean registeredInThisSession() throws Exception {
+		Stat stat = this.client.checkExists().forPath(ClusterPaths.container(id()));
+		return stat != null
+				&& stat.getEphemeralOwner() == this.client.getZookeeperClient().getZooKeeper().getSessionId();
 	}
 
 	private void clearRuntimeNodes() throws Exception {
