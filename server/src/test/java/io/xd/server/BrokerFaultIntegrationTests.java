@@ -63,7 +63,7 @@ class BrokerFaultIntegrationTests {
 			long outAtKill = reader.received();
 			long killedAt = System.nanoTime();
 			this.broker.kill();
-			sleep(Duration.ofSeconds(2));
+			XdProcess.pause(Duration.ofSeconds(2));
 			this.broker.start();
 			long restartedAt = System.nanoTime();
 
@@ -83,16 +83,6 @@ class BrokerFaultIntegrationTests {
 			// at most the polls of that time (max.poll.records = 500 each)
 			assertThat(reader.duplicates()).isLessThanOrEqualTo(MESSAGES / 10);
 			assertThat(api.status("faulted")).isEqualTo("deployed");
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
 		}
 	}
 }

@@ -176,6 +176,11 @@ final class XdProcess implements AutoCloseable {
 		}
 	}
 
+	/** Sleeps, turning an interrupt into a failure of the test (with the interrupt status kept). */
+	static void pause(Duration duration) {
+		sleep(duration.toMillis());
+	}
+
 	private static void sleep(long millis) {
 		try {
 			Thread.sleep(millis);

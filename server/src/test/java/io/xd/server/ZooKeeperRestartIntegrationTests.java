@@ -69,7 +69,7 @@ class ZooKeeperRestartIntegrationTests {
 		long beforeKill = lines(out.resolve("ticks.out"));
 		long killedAt = System.nanoTime();
 		zookeeper.kill();
-		sleep(Duration.ofSeconds(2));
+		XdProcess.pause(Duration.ofSeconds(2));
 		long duringOutage = lines(out.resolve("ticks.out")) - beforeKill;
 		startZooKeeper("sn-zookeeper-2", zkPort);
 		long away = (System.nanoTime() - killedAt) / 1_000_000;
@@ -171,7 +171,7 @@ class ZooKeeperRestartIntegrationTests {
 				while (System.nanoTime() < due) {
 					Thread.onSpinWait();
 					if (due - System.nanoTime() > 1_000_000) {
-						sleep(Duration.ofMillis(1));
+						XdProcess.pause(Duration.ofMillis(1));
 					}
 				}
 				producer.send(new ProducerRecord<>(topic, ByteBuffer.allocate(64).putInt(0, i).array()));
@@ -210,15 +210,5 @@ class ZooKeeperRestartIntegrationTests {
 		XdProcess process = XdProcess.start(LOGS, name, mode, args);
 		this.processes.add(process);
 		return process;
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 }
