@@ -137,6 +137,16 @@ final class Bench implements AutoCloseable {
 		return List.of(opts.strip().split("\\s+"));
 	}
 
+	/** The JVM options of {@code bin/xd-container --small}, which {@code bin/xd-bench} passes on from common.sh. */
+	static List<String> smallJavaOptions() {
+		String opts = System.getenv("XD_SMALL_JAVA_OPTS");
+		if (opts == null || opts.isBlank()) {
+			throw new IllegalStateException("XD_SMALL_JAVA_OPTS is not set: run the benchmarks through bin/xd-bench, "
+					+ "which takes it from bin/lib/common.sh");
+		}
+		return List.of(opts.strip().split("\\s+"));
+	}
+
 	/** The java command this runner runs on, for the servers it starts. */
 	static String javaCommand() {
 		return ProcessHandle.current().info().command().orElse("java");

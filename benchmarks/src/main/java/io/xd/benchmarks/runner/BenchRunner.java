@@ -22,6 +22,7 @@ public final class BenchRunner {
 			              free of coordinated omission; HdrHistogram in the throughput sink)
 			  saturation  the highest rate a Kafka stream sustains with its p99 latency under 250 ms (rates doubling)
 			  partitions  Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per partition)
+			  tuning      Kafka consumer fetch size and socket receive buffer, three values each, at 512 B (IBM's test)
 			  footprint   heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
 
 			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
@@ -45,6 +46,7 @@ public final class BenchRunner {
 				case "latency" -> suites.latency();
 				case "saturation" -> suites.saturation();
 				case "partitions" -> suites.partitions();
+				case "tuning" -> suites.tuning();
 				case "footprint" -> suites.footprint();
 				default -> throw new IllegalStateException("no suite " + suite);
 			}

@@ -30,6 +30,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class Singlenode implements AutoCloseable {
 
+	/** The user every process of a benchmark's cluster knows, given as arguments (as servers.yml would). */
+	static final List<String> CLUSTER_USER = List.of("--xd.security.users.bench.password={noop}bench",
+			"--xd.security.users.bench.roles=VIEW,CREATE,DEPLOY,DESTROY,MANAGE");
+
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
 	private final Process process;
@@ -67,14 +71,27 @@ final class Singlenode implements AutoCloseable {
 	 */
 	static Singlenode start(Bench bench, Path work, String name, List<String> javaOptions, String... args)
 			throws IOException, InterruptedException {
+		return start(bench, work, name, null, javaOptions, args);
+	}
+
+	/**
+	 * Starts a server of the distributed runtime ({@code mode} {@code admin} or {@code container}, or a singlenode
+	 * when {@code null}) and returns once {@code /actuator/health} answers {@code UP}. Given {@link #CLUSTER_USER}
+	 * among its arguments, it is called as that user; otherwise as the administrator it created.
+	 */
+	static Singlenode start(Bench bench, Path work, String name, String mode, List<String> javaOptions,
+			String... args) throws IOException, InterruptedException {
 		int port = Net.freePort(9393);
 		Path log = work.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
 		command.add(Bench.javaCommand());
 		command.addAll(javaOptions);
-		command.addAll(List.of("-jar", bench.home().resolve("server/target/xd.jar").toString(),
-				"--spring.config.import=", "--server.port=" + port, "--xd.data.dir=" + work.resolve(name + "-data"),
-				"--xd.container.rateInterval=1s"));
+		command.addAll(List.of("-jar", bench.home().resolve("server/target/xd.jar").toString()));
+		if (mode != null) {
+			command.add(mode);
+		}
+		command.addAll(List.of("--spring.config.import=", "--server.port=" + port,
+				"--xd.data.dir=" + work.resolve(name + "-data"), "--xd.container.rateInterval=1s"));
 		command.addAll(List.of(args));
 		Process process = new ProcessBuilder(command).directory(bench.home().toFile())
 			.redirectErrorStream(true)
@@ -83,7 +100,8 @@ final class Singlenode implements AutoCloseable {
 		Singlenode singlenode = new Singlenode(process, log, URI.create("http://127.0.0.1:" + port), bench.mapper);
 		try {
 			singlenode.awaitHealthy();
-			singlenode.authorization = administrator(work.resolve(name + "-data"));
+			singlenode.authorization = List.of(args).containsAll(CLUSTER_USER) ? basic("bench", "bench")
+					: administrator(work.resolve(name + "-data"));
 		}
 		catch (IOException | InterruptedException | RuntimeException ex) {
 			singlenode.close();
@@ -101,16 +119,18 @@ final class Singlenode implements AutoCloseable {
 		try (Reader reader = Files.newBufferedReader(dataDirectory.resolve("credentials.properties"))) {
 			credentials.load(reader);
 		}
-		return "Basic " + Base64.getEncoder()
-			.encodeToString((credentials.getProperty("username") + ":" + credentials.getProperty("password"))
-				.getBytes(StandardCharsets.UTF_8));
+		return basic(credentials.getProperty("username"), credentials.getProperty("password"));
+	}
+
+	private static String basic(String username, String password) {
+		return "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}
 
 	private void awaitHealthy() throws IOException, InterruptedException {
 		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
 		while (true) {
 			if (!this.process.isAlive() || System.nanoTime() > deadline) {
-				throw new IOException("singlenode did not start" + (this.process.isAlive() ? " within 120 s" : "")
+				throw new IOException(this.log.getFileName() + ": the server did not start" + (this.process.isAlive() ? " within 120 s" : "")
 						+ "; the end of " + this.log + ":\n" + tail(30));
 			}
 			try {

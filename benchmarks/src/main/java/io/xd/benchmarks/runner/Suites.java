@@ -5,8 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The suites of {@code bin/xd-bench} other than {@code kafka} ({@link KafkaBench}): each starts its own singlenode
@@ -25,6 +28,8 @@ final class Suites {
 	private final boolean quick;
 
 	private final Path work;
+
+	private int tuningQueues;
 
 	Suites(Bench bench, boolean quick, Path work) {
 		this.bench = bench;
@@ -183,38 +188,215 @@ final class Suites {
 		json.write();
 	}
 
-	/** Heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB. */
+	/**
+	 * Consumer tuning at 512 B (the IBM seed's test): {@code fetchSize} ({@code max.partition.fetch.bytes}) and the
+	 * socket receive buffer ({@code receive.buffer.bytes}), three values each, every pair draining a topic filled
+	 * beforehand, so that the consumer alone sets the pace.
+	 */
+	void tuning() throws IOException, InterruptedException {
+		this.bench.ensureBroker();
+		long count = this.quick ? 300_000 : 1_000_000;
+		int rounds = 3;
+		List<String> fetchSizes = List.of("1MB", "2MB", "4MB");
+		// -1 leaves the buffer to the kernel's autotuning; 64KB is Kafka's own default; 2MB is XD's (Spring XD's)
+		List<String> buffers = List.of("-1", "65536", "2097152");
+		SuiteJson json = new SuiteJson(this.bench, "tuning", "Consumer tuning: fetch size and socket receive buffer")
+			.note("For each pair, load-generator --messageCount=" + count + " --messageSize=512 > queue:<q> fills a "
+					+ "1-partition topic first (until its end offset says so), then queue:<q> > throughput drains it "
+					+ "with module.throughput.consumer.fetchSize=F and module.throughput.consumer.receive.buffer.bytes=B; "
+					+ "the rate is the sink's, from a third of the messages on. One warm-up drain, then " + rounds
+					+ " rounds over all nine pairs; each figure is the median of its rounds. IBM's seed: doubling "
+					+ "max.partition.fetch.bytes from 1 MB gave +10%, again +5%; a larger receive buffer very little.")
+			.note("Linux caps an explicit receive buffer at net.core.rmem_max (" + rmemMax() + " bytes here, doubled by "
+					+ "the kernel) and turns off its autotuning for that socket; -1 keeps autotuning.")
+			.columns("fetchSize", "receive.buffer.bytes", "consumer msg/s (median)", "consumer MB/s", "rounds (msg/s)");
+		Map<String, List<Double>> measured = new LinkedHashMap<>();
+		try (Singlenode singlenode = start("tuning", Bench.serverJavaOptions(), KAFKA);
+				KafkaOffsets offsets = offsets()) {
+			drain(singlenode, offsets, "warm-up", count, "1MB", "-1");
+			for (int round = 1; round <= rounds; round++) {
+				for (String buffer : buffers) {
+					for (String fetchSize : fetchSizes) {
+						Figure rate = drain(singlenode, offsets, "round " + round + "/" + rounds, count, fetchSize,
+								buffer);
+						measured.computeIfAbsent(fetchSize + " " + buffer, key -> new ArrayList<>())
+							.add(rate.isPresent() ? rate.get() : Double.NaN);
+					}
+				}
+			}
+		}
+		SuiteJson.Chart chart = json.chart("Consumer rate by fetch size, per receive buffer (median)", "bar",
+				"fetchSize", "msg/s", false);
+		for (String buffer : buffers) {
+			List<Figure> medians = new ArrayList<>();
+			for (String fetchSize : fetchSizes) {
+				List<Double> rates = measured.get(fetchSize + " " + buffer);
+				Figure median = median(rates);
+				json.row(fetchSize, buffer, median, median.times(512 / (1024.0 * 1024.0)), rates.stream()
+					.map(rate -> String.format("%.0f", rate)).collect(Collectors.joining(", ")));
+				medians.add(median);
+			}
+			chart.series("receive.buffer.bytes " + buffer, fetchSizes, medians);
+		}
+		json.write();
+	}
+
+	/** Fills a fresh queue with {@code count} records of 512 B and drains it with one consumer setting. */
+	private Figure drain(Singlenode singlenode, KafkaOffsets offsets, String what, long count, String fetchSize,
+			String buffer) throws IOException, InterruptedException {
+		String queue = "tune" + this.bench.runId() + "n" + (++this.tuningQueues);
+		fill(singlenode, offsets, queue, count);
+		Figure rate = stream(singlenode, null, queue + "d", "queue:" + queue + " > throughput --reportEveryMs=500",
+				"module.throughput.consumer.fetchSize=" + fetchSize + ",module.throughput.consumer.receive.buffer.bytes="
+						+ buffer, count, FAST_POLL, false).steadySinkRate();
+		this.bench.progress("tuning, " + what + ": fetchSize " + fetchSize + ", receive.buffer.bytes " + buffer + ": "
+				+ rate.format("%.0f") + " msg/s");
+		return rate;
+	}
+
+	private static Figure median(List<Double> values) {
+		List<Double> sorted = values.stream().filter(value -> !value.isNaN()).sorted().toList();
+		if (sorted.isEmpty()) {
+			return Figure.na("no round measured a rate");
+		}
+		int middle = sorted.size() / 2;
+		return Figure.of((sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2);
+	}
+
+	/** Sends {@code count} records of 512 B to {@code queue:<queue>} and waits until the broker has them all. */
+	private void fill(Singlenode singlenode, KafkaOffsets offsets, String queue, long count)
+			throws IOException, InterruptedException {
+		String name = queue + "f";
+		singlenode.createStream(name, "load-generator --messageCount=" + count + " --messageSize=512 > queue:" + queue);
+		singlenode.deployStream(name, "");
+		// the bus's topic for queue:<name> (':' escaped as _3A, see KafkaTopicProvisioner)
+		String topic = "queue_3A" + queue;
+		long deadline = System.nanoTime() + Duration.ofSeconds(600).toNanos();
+		while (offsets.endOffsets(topic) < count) {
+			if (System.nanoTime() > deadline || !singlenode.isAlive()) {
+				throw new IOException("queue:" + queue + " did not fill; the end of the singlenode's log:\n"
+						+ singlenode.tail(20));
+			}
+			Thread.sleep(POLL.toMillis());
+		}
+		singlenode.destroyStream(name);
+	}
+
+	private static String rmemMax() {
+		try {
+			return Files.readString(Path.of("/proc/sys/net/core/rmem_max")).strip();
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * Heap after GC and resident memory of a container process (admin, container and ZooKeeper apart, on Kafka)
+	 * idle, then at 1 000 msg/s of 8 KB, with {@code bin/xd-container}'s default JVM options and with its
+	 * {@code --small} profile.
+	 */
 	void footprint() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		int seconds = this.quick ? 15 : 60;
-		Figure[] idle;
-		Figure[] busy;
-		// a heap that grows as needed, so that heap and resident memory show what XD uses, not a pre-touched reserve
-		try (Singlenode singlenode = start("footprint", List.of("-Xmx512m"), KAFKA)) {
-			Thread.sleep(5000);
-			idle = footprint(singlenode);
-			this.bench.progress("footprint: idle RSS " + idle[0].format("%.1f") + " MiB, heap " + idle[1].format("%.1f")
-					+ " MiB; now 1 000 msg/s of 8 KB for " + seconds + "s");
-			String name = "foot" + this.bench.runId();
-			singlenode.createStream(name, timedLoad(1000, seconds).replace("--messageSize=100", "--messageSize=8192")
-					+ " | throughput --reportEveryMs=5000");
-			singlenode.deployStream(name, "");
-			Thread.sleep((seconds - 2) * 1000L);
-			busy = footprint(singlenode);
-			singlenode.destroyStream(name);
+		int seconds = this.quick ? 20 : 60;
+		Map<String, List<String>> profiles = new LinkedHashMap<>();
+		profiles.put("--small", Bench.smallJavaOptions());
+		profiles.put("default", Bench.serverJavaOptions());
+		SuiteJson json = new SuiteJson(this.bench, "footprint", "Footprint of a container process on Kafka")
+			.note("A ZooKeeper, an admin and one container, each a process of its own (bin/zookeeper-local, "
+					+ "bin/xd-admin, bin/xd-container), the Kafka transport; every module runs in the container. "
+					+ "Heap after a full GC (jcmd GC.run, then Actuator's jvm.gc.live.data.size: the old generation "
+					+ "after the collection) and resident set (VmRSS in /proc) of the container.")
+			.note("Busy: load-generator --rate=1000 --messageSize=8192 | throughput for " + seconds + "s (so two Kafka "
+					+ "hops' producer and consumer in the container), measured 3 s before the end.")
+			.note("--small: " + String.join(" ", Bench.smallJavaOptions()) + ". default: "
+					+ String.join(" ", Bench.serverJavaOptions()) + " (a fixed heap touched at start-up, for speed).")
+			.columns("profile", "state", "heap after GC MiB", "resident MiB");
+		List<String> states = new ArrayList<>();
+		List<Figure> heaps = new ArrayList<>();
+		List<Figure> resident = new ArrayList<>();
+		int zkPort = Net.freePort(2181);
+		Process zookeeper = zookeeper(zkPort);
+		try {
+			List<String> cluster = new ArrayList<>(Singlenode.CLUSTER_USER);
+			cluster.addAll(List.of("--zk.client.connect=127.0.0.1:" + zkPort, KAFKA[0], KAFKA[1], KAFKA[2]));
+			try (Singlenode admin = Singlenode.start(this.bench, this.work, "footprint-admin", "admin",
+					List.of("-Xmx256m"), cluster.toArray(String[]::new))) {
+				for (Map.Entry<String, List<String>> profile : profiles.entrySet()) {
+					String label = profile.getKey();
+					this.bench.progress("footprint: a container with " + label + " JVM options");
+					try (Singlenode container = Singlenode.start(this.bench, this.work, "footprint-container"
+							+ (states.size() / 2), "container", profile.getValue(), cluster.toArray(String[]::new))) {
+						Thread.sleep(5000);
+						Figure[] idle = afterGc(container);
+						String name = "foot" + states.size() + this.bench.runId();
+						admin.createStream(name, timedLoad(1000, seconds).replace("--messageSize=100",
+								"--messageSize=8192") + " | throughput --reportEveryMs=5000");
+						admin.deployStream(name, "");
+						Thread.sleep((seconds - 3) * 1000L);
+						Figure[] busy = afterGc(container);
+						admin.destroyStream(name);
+						json.row(label, "idle", idle[1], idle[0]).row(label, "1 000 msg/s of 8 KB", busy[1], busy[0]);
+						this.bench.progress("footprint: " + label + ": idle heap " + idle[1].format("%.1f") + " MiB, RSS "
+								+ idle[0].format("%.1f") + " MiB; busy heap " + busy[1].format("%.1f") + " MiB, RSS "
+								+ busy[0].format("%.1f") + " MiB");
+						for (Figure[] figures : List.of(idle, busy)) {
+							states.add(label + (figures == idle ? " idle" : " busy"));
+							resident.add(figures[0]);
+							heaps.add(figures[1]);
+						}
+					}
+				}
+			}
 		}
-		SuiteJson json = new SuiteJson(this.bench, "footprint", "Footprint of a singlenode on Kafka")
-			.note("Singlenode (admin, container, embedded ZooKeeper) with the Kafka transport, JVM -Xmx512m and no "
-					+ "pre-touch; resident set from /proc, heap used from Actuator's jvm.memory.used (area heap).")
-			.note("Busy: load-generator --rate=1000 --messageSize=8192 | throughput for " + seconds + "s, measured 2 s "
-					+ "before the end.")
-			.columns("state", "resident MiB", "heap used MiB")
-			.row("idle", idle[0], idle[1])
-			.row("1 000 msg/s of 8 KB", busy[0], busy[1]);
-		json.chart("Memory, idle and busy", "bar", "state", "MiB", false)
-			.series("resident", List.of("idle", "busy"), List.of(idle[0], busy[0]))
-			.series("heap used", List.of("idle", "busy"), List.of(idle[1], busy[1]));
+		finally {
+			zookeeper.destroy();
+			zookeeper.waitFor(30, TimeUnit.SECONDS);
+		}
+		json.chart("Container memory, idle and at 1 000 msg/s of 8 KB", "bar", "profile and state", "MiB", true)
+			.series("heap after GC", states, heaps)
+			.series("resident", states, resident);
 		json.write();
+	}
+
+	/** A standalone ZooKeeper ({@code xd.jar zookeeper}) on {@code port}, once it listens. */
+	private Process zookeeper(int port) throws IOException, InterruptedException {
+		Path log = this.work.resolve("footprint-zookeeper.log");
+		Process process = new ProcessBuilder(Bench.javaCommand(), "-Xmx128m", "-jar",
+				this.bench.home().resolve("server/target/xd.jar").toString(), "zookeeper", "--port=" + port,
+				"--dir=" + this.work.resolve("footprint-zookeeper")).redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.start();
+		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		while (!Files.readString(log).contains("ZooKeeper listening")) {
+			if (!process.isAlive() || System.nanoTime() > deadline) {
+				process.destroyForcibly();
+				throw new IOException("ZooKeeper did not start; see " + log);
+			}
+			Thread.sleep(100);
+		}
+		return process;
+	}
+
+	/**
+	 * A full GC in the server ({@code jcmd <pid> GC.run}), then its resident MiB and the MiB its heap held after
+	 * that GC (Micrometer's {@code jvm.gc.live.data.size}: the old generation after a full collection, into which
+	 * the serial collector compacts every live object; unlike heap used, it does not count what the server allocated
+	 * since).
+	 */
+	private static Figure[] afterGc(Singlenode server) throws IOException, InterruptedException {
+		Path jcmd = Path.of(Bench.javaCommand()).resolveSibling("jcmd");
+		Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(server.pid()), "GC.run").redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
+		if (!gc.waitFor(30, TimeUnit.SECONDS) || gc.exitValue() != 0) {
+			gc.destroyForcibly();
+			return new Figure[] { Figure.na("jcmd GC.run failed"), Figure.na("jcmd GC.run failed") };
+		}
+		Figure rss = footprint(server)[0];
+		Double live = server.metric("jvm.gc.live.data.size", Map.of());
+		return new Figure[] { rss,
+				(live != null) ? Figure.of(live / (1024.0 * 1024.0)) : Figure.na("no jvm.gc.live.data.size metric") };
 	}
 
 	/** Resident MiB from {@code /proc/<pid>/status} and heap used MiB from Actuator. */
