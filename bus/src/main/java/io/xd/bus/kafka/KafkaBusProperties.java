@@ -201,8 +201,11 @@ public class KafkaBusProperties {
 		/** Listener threads per consumer binding. */
 		private int concurrency = 1;
 
-		/** Largest fetch per partition ({@code max.partition.fetch.bytes}). */
-		private DataSize fetchSize = DataSize.ofBytes(1_048_576);
+		/**
+		 * Largest fetch per partition ({@code max.partition.fetch.bytes}): 2 MB, where Spring XD and Kafka have 1 MB,
+		 * from the consumer tuning suite (docs/benchmarks.md#consumer-tuning).
+		 */
+		private DataSize fetchSize = DataSize.ofMegabytes(2);
 
 		/** Deliveries of a failing record before it goes to the dead-letter topic (Spring XD had none). */
 		private int maxAttempts = 3;
