@@ -1,12 +1,9 @@
 package io.xd.server;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,20 +12,8 @@ import static org.awaitility.Awaitility.await;
 /** Status tells the truth: a module whose thread dies, or whose start throws an Error, is failed with the reason. */
 class ModuleFailureIntegrationTests {
 
-	@TempDir
-	static Path data;
-
-	private static SingleNode node;
-
-	@BeforeAll
-	static void start() {
-		node = new SingleNode(data);
-	}
-
-	@AfterAll
-	static void stop() {
-		node.close();
-	}
+	@RegisterExtension
+	static final SingleNode node = SingleNode.perClass();
 
 	@Test
 	void aModuleWhoseThreadDiesIsFailedWithTheReasonAndTheOthersKeepRunning() {

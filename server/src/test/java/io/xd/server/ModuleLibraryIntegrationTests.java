@@ -22,9 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -39,22 +38,10 @@ import static org.awaitility.Awaitility.await;
 class ModuleLibraryIntegrationTests {
 
 	@TempDir
-	static Path data;
-
-	@TempDir
 	static Path out;
 
-	private static SingleNode node;
-
-	@BeforeAll
-	static void start() {
-		node = new SingleNode(data);
-	}
-
-	@AfterAll
-	static void stop() {
-		node.close();
-	}
+	@RegisterExtension
+	static final SingleNode node = SingleNode.perClass();
 
 	@Test
 	void postedTextIsTransformedFilteredAndWrittenToAFile() throws Exception {

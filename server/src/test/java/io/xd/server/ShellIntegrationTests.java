@@ -4,9 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.modules.internal.TestJars;
@@ -23,17 +22,8 @@ class ShellIntegrationTests {
 	@TempDir
 	static Path data;
 
-	private static SingleNode node;
-
-	@BeforeAll
-	static void start() {
-		node = new SingleNode(data);
-	}
-
-	@AfterAll
-	static void stop() {
-		node.close();
-	}
+	@RegisterExtension
+	static final SingleNode node = SingleNode.perClass();
 
 	@Test
 	void createsDeploysListsUndeploysAndDestroysAStream() throws Exception {

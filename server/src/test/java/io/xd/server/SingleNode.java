@@ -1,25 +1,72 @@
 package io.xd.server;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.FileSystemUtils;
 
 import io.xd.container.ContainerServer;
 import io.xd.modules.Module;
 
-/** A singlenode started in this JVM on a free port with its own data directory, and a small REST client for it. */
-final class SingleNode extends AdminApi implements AutoCloseable {
+/**
+ * A singlenode started in this JVM on a free port with its own data directory, and a small REST client for it. For
+ * one singlenode shared by every test of a class: {@code @RegisterExtension static final SingleNode node =
+ * SingleNode.perClass();}, started before the first test in a temporary data directory and stopped after the last.
+ */
+final class SingleNode extends AdminApi implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
-	private final ConfigurableApplicationContext context;
+	private final String[] extraArgs;
+
+	private ConfigurableApplicationContext context;
+
+	private Path dataDirectory;
 
 	SingleNode(Path dataDirectory, String... extraArgs) {
 		super(null);
+		this.extraArgs = extraArgs;
+		start(dataDirectory);
+	}
+
+	private SingleNode(String... extraArgs) {
+		super(null);
+		this.extraArgs = extraArgs;
+	}
+
+	/** A singlenode that starts before the first test of the class that registers it and stops after the last. */
+	static SingleNode perClass(String... extraArgs) {
+		return new SingleNode(extraArgs);
+	}
+
+	@Override
+	public void beforeAll(ExtensionContext extension) throws IOException {
+		start(Files.createTempDirectory("xd-singlenode-"));
+	}
+
+	@Override
+	public void afterAll(ExtensionContext extension) throws IOException {
+		close();
+		FileSystemUtils.deleteRecursively(this.dataDirectory);
+	}
+
+	/** The data directory of this singlenode. */
+	Path dataDirectory() {
+		return this.dataDirectory;
+	}
+
+	private void start(Path dataDirectory) {
+		this.dataDirectory = dataDirectory;
 		List<String> args = new ArrayList<>(List.of("--server.port=0", "--xd.data.dir=" + dataDirectory,
 				"--xd.admin.reconcile-interval=2s", "--zk.session-timeout=15s"));
-		args.addAll(List.of(extraArgs));
+		args.addAll(List.of(this.extraArgs));
 		if (args.stream().noneMatch(arg -> arg.startsWith("--spring.config.import="))) {
 			// no servers.yml from the working directory: each test says what it configures
 			args.add("--spring.config.import=");

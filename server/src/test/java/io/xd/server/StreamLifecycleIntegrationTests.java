@@ -1,15 +1,12 @@
 package io.xd.server;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 import io.xd.server.AdminApi.Response;
@@ -20,20 +17,8 @@ import static org.awaitility.Awaitility.await;
 /** Update, scale, history, manifest and rollback of a running stream, over REST and through the shell. */
 class StreamLifecycleIntegrationTests {
 
-	@TempDir
-	static Path data;
-
-	private static SingleNode node;
-
-	@BeforeAll
-	static void start() {
-		node = new SingleNode(data);
-	}
-
-	@AfterAll
-	static void stop() {
-		node.close();
-	}
+	@RegisterExtension
+	static final SingleNode node = SingleNode.perClass();
 
 	@Test
 	void anUpdateRestartsOnlyTheChangedModuleAndARollbackRestoresThePreviousOptions() {
