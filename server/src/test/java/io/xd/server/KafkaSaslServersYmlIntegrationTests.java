@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -36,8 +35,7 @@ class KafkaSaslServersYmlIntegrationTests {
 	void runsATopicBoundStreamOverScramAndShowsThePasswordNowhere() throws Exception {
 		String user = "xd-node-" + UUID.randomUUID().toString().substring(0, 8);
 		SharedKafkaBroker.createScramUser(user, PASSWORD);
-		Path config = Files.createDirectories(this.data.resolve("config"));
-		Files.writeString(config.resolve("servers.yml"), """
+		String serversYml = SingleNode.serversYml(this.data, """
 				xd:
 				  transport: kafka
 				  messagebus:
@@ -57,7 +55,7 @@ class KafkaSaslServersYmlIntegrationTests {
 		ByteArrayOutputStream captured = new ByteArrayOutputStream();
 		System.setOut(new PrintStream(new TeeOutputStream(console, captured), true, StandardCharsets.UTF_8));
 		try (SingleNode node = new SingleNode(this.data.resolve("xd"),
-				"--spring.config.import=optional:file:" + config.resolve("servers.yml"), "--logging.level.io.xd=INFO",
+				serversYml, "--logging.level.io.xd=INFO",
 				"--logging.level.org.apache.kafka.clients=INFO", "--logging.level.org.apache.kafka.common.config=INFO")) {
 			node.createStream("secured-in", "topic:secured > throughput", true);
 			await().atMost(Duration.ofSeconds(60)).until(() -> node.status("secured-in").equals("deployed"));

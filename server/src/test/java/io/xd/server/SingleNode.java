@@ -1,5 +1,7 @@
 package io.xd.server;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,16 @@ final class SingleNode extends AdminApi implements AutoCloseable {
 			// no users configured: the server created its administrator
 			asAdministratorOf(dataDirectory);
 		}
+	}
+
+	/**
+	 * Writes {@code yaml} as {@code servers.yml} in a {@code config} directory under {@code directory}.
+	 * @return the argument that makes a node read it
+	 */
+	static String serversYml(Path directory, String yaml) throws IOException {
+		Path config = Files.createDirectories(directory.resolve("config"));
+		Files.writeString(config.resolve("servers.yml"), yaml);
+		return "--spring.config.import=optional:file:" + config.resolve("servers.yml");
 	}
 
 	/** The application context of this singlenode. */

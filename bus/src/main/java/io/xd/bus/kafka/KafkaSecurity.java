@@ -43,20 +43,19 @@ final class KafkaSecurity {
 
 	/** Reads {@code security.protocol}, refusing what Kafka does not know. */
 	static String protocol(String text) {
-		String value = (text == null) ? "" : text.trim().toUpperCase(Locale.ROOT);
-		if (!PROTOCOLS.contains(value)) {
-			throw new IllegalArgumentException("xd.messagebus.kafka.security.protocol must be PLAINTEXT, SSL, "
-					+ "SASL_PLAINTEXT or SASL_SSL, but was '" + text + "'");
-		}
-		return value;
+		return oneOf(text, PROTOCOLS, "security.protocol", "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL");
 	}
 
 	/** Reads {@code sasl.mechanism}, refusing what the bus cannot write a JAAS configuration for. */
 	static String mechanism(String text) {
+		return oneOf(text, MECHANISMS, "sasl.mechanism", "SCRAM-SHA-256, SCRAM-SHA-512 or PLAIN");
+	}
+
+	private static String oneOf(String text, Set<String> allowed, String key, String expected) {
 		String value = (text == null) ? "" : text.trim().toUpperCase(Locale.ROOT);
-		if (!MECHANISMS.contains(value)) {
-			throw new IllegalArgumentException("xd.messagebus.kafka.sasl.mechanism must be SCRAM-SHA-256, "
-					+ "SCRAM-SHA-512 or PLAIN, but was '" + text + "'");
+		if (!allowed.contains(value)) {
+			throw new IllegalArgumentException("xd.messagebus.kafka." + key + " must be " + expected + ", but was '"
+					+ text + "'");
 		}
 		return value;
 	}
