@@ -86,6 +86,30 @@ class KafkaSaslServersYmlIntegrationTests {
 			.doesNotContain(PASSWORD.substring(PASSWORD.indexOf('-') + 1));
 	}
 
+	@Test
+	void aWrongPasswordFailsTheModuleWithTheBrokersRefusalAndNotAHang() throws Exception {
+		String user = "xd-wrong-" + UUID.randomUUID().toString().substring(0, 8);
+		SharedKafkaBroker.createScramUser(user, PASSWORD);
+		String wrong = "not-the-password-" + UUID.randomUUID();
+		String serversYml = SingleNode.serversYml(this.data, """
+				xd.transport: kafka
+				xd.messagebus.kafka:
+				  brokers: %s
+				  adminTimeout: 5s
+				  security.protocol: SASL_PLAINTEXT
+				  sasl:
+				    username: %s
+				    password: %s
+				""".formatted(SharedKafkaBroker.scramBrokers(), user, wrong));
+		try (SingleNode node = new SingleNode(this.data.resolve("xd"), serversYml)) {
+			node.createStream("refused", "topic:refused > log", true);
+			await().atMost(Duration.ofSeconds(30)).until(() -> node.status("refused").equals("failed"));
+			String modules = node.get("/runtime/modules").body();
+			assertThat(modules).contains("refused the bus's credentials", "Authentication failed")
+				.doesNotContain(wrong);
+		}
+	}
+
 	/** Writes to two streams. */
 	private static final class TeeOutputStream extends OutputStream {
 
