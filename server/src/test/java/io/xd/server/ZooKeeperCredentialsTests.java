@@ -2,6 +2,7 @@ package io.xd.server;
 
 import java.util.Map;
 
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Binder;
@@ -45,7 +46,7 @@ class ZooKeeperCredentialsTests {
 		ZooKeeperCredentials credentials = new ZooKeeperCredentials("xd", "pa:ss");
 		assertThat(credentials.toString()).doesNotContain("pa:ss");
 		assertThat(credentials.acl()).singleElement().satisfies(acl -> {
-			assertThat(acl.getPerms()).isEqualTo(org.apache.zookeeper.ZooDefs.Perms.ALL);
+			assertThat(acl.getPerms()).isEqualTo(ZooDefs.Perms.ALL);
 			assertThat(acl.getId().getScheme()).isEqualTo("digest");
 			assertThat(acl.getId().getId()).startsWith("xd:").doesNotContain("pa:ss");
 		});
