@@ -14,9 +14,13 @@ import java.util.Set;
  * @param consumer the keys a consumer binding accepts
  * @param clientPropertyExample when not {@code null}, any dotted key (such as {@code linger.ms}) is also accepted
  * on both sides, as a property of the transport's client; the example is named in error messages
+ * @param reservedClientProperties client properties no binding may set, because the operator configures them
+ * (credentials, where the client connects) or they would make the client load classes or read files: an entry
+ * ending in {@code .} reserves every property it begins ({@code sasl.}), one beginning with {@code .} every
+ * property it ends ({@code .class}), any other entry the one property it names
  */
 public record BindingKeys(String transport, Set<String> producer, Set<String> consumer,
-		String clientPropertyExample) {
+		String clientPropertyExample, Set<String> reservedClientProperties) {
 
 	/** The side of a binding. */
 	public enum Side {
@@ -36,11 +40,24 @@ public record BindingKeys(String transport, Set<String> producer, Set<String> co
 	public BindingKeys {
 		producer = Set.copyOf(producer);
 		consumer = Set.copyOf(consumer);
+		reservedClientProperties = Set.copyOf(reservedClientProperties);
 	}
 
 	/** A transport that accepts no binding property at all. */
 	public static BindingKeys none(String transport) {
-		return new BindingKeys(transport, Set.of(), Set.of(), null);
+		return new BindingKeys(transport, Set.of(), Set.of(), null, Set.of());
+	}
+
+	/** Whether {@code key} is a client property that no binding may set ({@link #reservedClientProperties}). */
+	public boolean isReserved(String key) {
+		for (String entry : this.reservedClientProperties) {
+			boolean matches = entry.endsWith(".") ? key.startsWith(entry)
+					: entry.startsWith(".") ? key.endsWith(entry) : key.equals(entry);
+			if (matches) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Whether this transport accepts any binding property. */
@@ -57,7 +74,8 @@ public record BindingKeys(String transport, Set<String> producer, Set<String> co
 	public List<String> unsupported(Side side, Collection<String> keys) {
 		Set<String> known = keys(side);
 		return keys.stream()
-			.filter(key -> !known.contains(key) && !(this.clientPropertyExample != null && key.contains(".")))
+			.filter(key -> !known.contains(key)
+					&& !(this.clientPropertyExample != null && key.contains(".") && !isReserved(key)))
 			.sorted()
 			.toList();
 	}
@@ -66,12 +84,19 @@ public record BindingKeys(String transport, Set<String> producer, Set<String> co
 	 * Rejects what {@link #unsupported} finds.
 	 * @param bus the bus named in the message, such as {@code KafkaMessageBus}
 	 * @throws IllegalArgumentException in Spring XD's words: "{@code <bus> does not support consumer property: a}",
-	 * followed by what is supported when anything is
+	 * followed by what is supported when anything is; for a reserved client property, that the operator sets it
 	 */
 	public void requireSupported(String bus, Side side, Collection<String> keys) {
 		List<String> unknown = unsupported(side, keys);
 		if (unknown.isEmpty()) {
 			return;
+		}
+		List<String> reserved = unknown.stream().filter(this::isReserved).toList();
+		if (!reserved.isEmpty()) {
+			throw new IllegalArgumentException(bus + " does not let a stream set " + side.word() + " propert"
+					+ ((reserved.size() == 1) ? "y" : "ies") + ": " + String.join(", ", reserved)
+					+ " (where clients connect, their credentials and the classes they load are the operator's "
+					+ "settings, in xd.messagebus." + this.transport + ".*)");
 		}
 		StringBuilder message = new StringBuilder(bus).append(" does not support ").append(side.word())
 			.append(" propert").append((unknown.size() == 1) ? "y" : "ies").append(": ")

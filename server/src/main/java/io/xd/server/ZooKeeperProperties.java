@@ -23,6 +23,8 @@ public class ZooKeeperProperties {
 
 	private final Embedded embedded = new Embedded();
 
+	private final Auth auth = new Auth();
+
 	public String getNamespace() {
 		return this.namespace;
 	}
@@ -53,6 +55,51 @@ public class ZooKeeperProperties {
 
 	public Embedded getEmbedded() {
 		return this.embedded;
+	}
+
+	public Auth getAuth() {
+		return this.auth;
+	}
+
+	/**
+	 * The digest credentials XD authenticates with and protects its znodes by ({@code zk.auth.*}, or
+	 * {@code ZK_AUTH_USERNAME} and {@code ZK_AUTH_PASSWORD}): every znode XD creates gives all permissions to this
+	 * identity and none to anyone else. Every admin and container of a cluster needs the same ones.
+	 */
+	public static class Auth {
+
+		/** The user name; empty means none (open znodes on an external ensemble, generated ones when embedded). */
+		private String username = "";
+
+		/** The password; never printed or logged. */
+		private String password = "";
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = (username == null) ? "" : username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = (password == null) ? "" : password;
+		}
+
+		/** Whether a user name or a password is set. */
+		public boolean isConfigured() {
+			return !this.username.isEmpty() || !this.password.isEmpty();
+		}
+
+		@Override
+		public String toString() {
+			return "Auth[username=" + this.username + ", password=" + (this.password.isEmpty() ? "none" : "[hidden]")
+					+ "]";
+		}
 	}
 
 	/** The ZooKeeper ensemble to join. */

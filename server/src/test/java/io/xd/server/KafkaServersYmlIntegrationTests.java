@@ -1,6 +1,5 @@
 package io.xd.server;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,8 +24,7 @@ class KafkaServersYmlIntegrationTests {
 
 	@Test
 	void loadsTheSeedsServersYmlAndWritesRawRecordsThatAPlainConsumerReadsUnchanged() throws Exception {
-		Path config = Files.createDirectories(this.data.resolve("config"));
-		Files.writeString(config.resolve("servers.yml"), """
+		String serversYml = SingleNode.serversYml(this.data, """
 				xd:
 				  transport: kafka
 				  messagebus:
@@ -39,8 +37,7 @@ class KafkaServersYmlIntegrationTests {
 				        minPartitionCount: 6
 				        replicationFactor: 1
 				""".formatted(SharedKafkaBroker.brokers()));
-		try (SingleNode node = new SingleNode(this.data.resolve("xd"),
-				"--spring.config.import=optional:file:" + config.resolve("servers.yml"))) {
+		try (SingleNode node = new SingleNode(this.data.resolve("xd"), serversYml)) {
 			node.createStream("seedlike", "load-generator --messageCount=10000 --messageSize=100 | throughput", true);
 			await().atMost(Duration.ofSeconds(60)).until(() -> {
 				ThroughputSink sink = (ThroughputSink) node.module("seedlike.sink.throughput.1");

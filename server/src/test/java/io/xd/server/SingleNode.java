@@ -80,6 +80,16 @@ final class SingleNode extends AdminApi implements AutoCloseable, BeforeAllCallb
 		}
 	}
 
+	/**
+	 * Writes {@code yaml} as {@code servers.yml} in a {@code config} directory under {@code directory}.
+	 * @return the argument that makes a node read it
+	 */
+	static String serversYml(Path directory, String yaml) throws IOException {
+		Path config = Files.createDirectories(directory.resolve("config"));
+		Files.writeString(config.resolve("servers.yml"), yaml);
+		return "--spring.config.import=optional:file:" + config.resolve("servers.yml");
+	}
+
 	/** The application context of this singlenode. */
 	ConfigurableApplicationContext context() {
 		return this.context;

@@ -19,7 +19,7 @@ class DeploymentPropertiesTests {
 
 	/** A transport with some binding properties and client properties, as the Kafka bus declares them. */
 	private static final BindingKeys KAFKA = new BindingKeys("kafka", Set.of("batchSize"), Set.of("concurrency"),
-			"linger.ms");
+			"linger.ms", Set.of("bootstrap.servers", "sasl.", ".classes"));
 
 	private static final Set<String> LABELS = Set.of("time", "log");
 
@@ -60,6 +60,20 @@ class DeploymentPropertiesTests {
 					+ "property: colour (supported: concurrency, and any client property such as linger.ms)")
 			.withMessageNotContaining("linger.ms=")
 			.withMessageNotContaining("batchSize'");
+	}
+
+	@Test
+	void clientPropertiesTheOperatorSetsAreRefused() {
+		DeploymentProperties properties = DeploymentProperties.parse("module.log.consumer.sasl.jaas.config=x, "
+				+ "module.log.producer.bootstrap.servers=evil:9092, module.time.producer.interceptor.classes=a.B, "
+				+ "module.log.consumer.max.poll.records=10");
+		assertThatIllegalArgumentException().isThrownBy(() -> properties.validate(LABELS, KAFKA))
+			.withMessageContaining("'module.log.consumer.sasl.jaas.config': the kafka transport does not let a stream "
+					+ "set consumer property: sasl.jaas.config (where clients connect, their credentials and the "
+					+ "classes they load are the operator's settings, in xd.messagebus.kafka.*)")
+			.withMessageContaining("producer property: bootstrap.servers")
+			.withMessageContaining("producer property: interceptor.classes")
+			.withMessageNotContaining("max.poll.records");
 	}
 
 	@Test

@@ -16,6 +16,10 @@ import org.springframework.util.unit.DataSize;
  * {@code zkAddress} and the {@code offset*} keys of Spring XD are accepted and ignored: Kafka 4 keeps offsets
  * itself and needs no ZooKeeper. {@link #getProducerProperties()} and {@link #getConsumerProperties()} pass any
  * Kafka client property through to every producer or consumer.
+ * <p>
+ * {@code security.protocol}, {@code sasl.*} and {@code ssl.*} connect every client of the bus (producers, consumers,
+ * the admin client) to a secured cluster; they are the operator's, and no deployment property of a stream can change
+ * them. Passwords are kept out of {@link #toString()} and of what the bus logs.
  */
 public class KafkaBusProperties {
 
@@ -86,6 +90,12 @@ public class KafkaBusProperties {
 	private final Map<String, String> producerProperties = new LinkedHashMap<>();
 
 	private final Map<String, String> consumerProperties = new LinkedHashMap<>();
+
+	private final Security security = new Security();
+
+	private final Sasl sasl = new Sasl();
+
+	private final Ssl ssl = new Ssl();
 
 	public String getBrokers() {
 		return this.brokers;
@@ -175,6 +185,182 @@ public class KafkaBusProperties {
 	/** Kafka consumer properties given to every consumer of the bus, such as {@code fetch.min.bytes}. */
 	public Map<String, String> getConsumerProperties() {
 		return this.consumerProperties;
+	}
+
+	/** How the bus's clients reach the brokers: {@code xd.messagebus.kafka.security.*}. */
+	public Security getSecurity() {
+		return this.security;
+	}
+
+	/** The SASL credentials of the bus's clients: {@code xd.messagebus.kafka.sasl.*}. */
+	public Sasl getSasl() {
+		return this.sasl;
+	}
+
+	/** The TLS settings of the bus's clients: {@code xd.messagebus.kafka.ssl.*}. */
+	public Ssl getSsl() {
+		return this.ssl;
+	}
+
+	/** How the bus's clients connect to the brokers. */
+	public static class Security {
+
+		/** {@code PLAINTEXT} (the default), {@code SSL}, {@code SASL_PLAINTEXT} or {@code SASL_SSL}. */
+		private String protocol = "PLAINTEXT";
+
+		public String getProtocol() {
+			return this.protocol;
+		}
+
+		public void setProtocol(String protocol) {
+			this.protocol = KafkaSecurity.protocol(protocol);
+		}
+	}
+
+	/**
+	 * The SASL mechanism and credentials; the bus writes the JAAS configuration ({@code sasl.jaas.config}) from them.
+	 * Not printed by {@link #toString()}.
+	 */
+	public static class Sasl {
+
+		/** {@code SCRAM-SHA-256} (the default), {@code SCRAM-SHA-512} or {@code PLAIN}. */
+		private String mechanism = "SCRAM-SHA-256";
+
+		/** The user name the bus authenticates as. */
+		private String username;
+
+		/** The user's password; never printed or logged. */
+		private String password;
+
+		public String getMechanism() {
+			return this.mechanism;
+		}
+
+		public void setMechanism(String mechanism) {
+			this.mechanism = KafkaSecurity.mechanism(mechanism);
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		@Override
+		public String toString() {
+			return "Sasl[mechanism=" + this.mechanism + ", username=" + this.username + ", password="
+					+ ((this.password == null) ? "none" : "[hidden]") + "]";
+		}
+	}
+
+	/** TLS settings, for the protocols {@code SSL} and {@code SASL_SSL}. Passwords are not printed by {@link #toString()}. */
+	public static class Ssl {
+
+		/** The trust store holding the certificates of the brokers' certificate authority ({@code ssl.truststore.location}). */
+		private String truststoreLocation;
+
+		/** The trust store's password; never printed or logged. */
+		private String truststorePassword;
+
+		/** {@code JKS}, {@code PKCS12} or {@code PEM} (Kafka's default: {@code JKS}). */
+		private String truststoreType;
+
+		/** The key store holding the client's certificate, for brokers that authenticate clients by TLS. */
+		private String keystoreLocation;
+
+		/** The key store's password; never printed or logged. */
+		private String keystorePassword;
+
+		/** {@code JKS}, {@code PKCS12} or {@code PEM} (Kafka's default: {@code JKS}). */
+		private String keystoreType;
+
+		/** The password of the private key in the key store; never printed or logged. */
+		private String keyPassword;
+
+		/** {@code https} (the default) checks the broker's host name against its certificate; empty turns that off. */
+		private String endpointIdentificationAlgorithm = "https";
+
+		public String getTruststoreLocation() {
+			return this.truststoreLocation;
+		}
+
+		public void setTruststoreLocation(String truststoreLocation) {
+			this.truststoreLocation = truststoreLocation;
+		}
+
+		public String getTruststorePassword() {
+			return this.truststorePassword;
+		}
+
+		public void setTruststorePassword(String truststorePassword) {
+			this.truststorePassword = truststorePassword;
+		}
+
+		public String getTruststoreType() {
+			return this.truststoreType;
+		}
+
+		public void setTruststoreType(String truststoreType) {
+			this.truststoreType = truststoreType;
+		}
+
+		public String getKeystoreLocation() {
+			return this.keystoreLocation;
+		}
+
+		public void setKeystoreLocation(String keystoreLocation) {
+			this.keystoreLocation = keystoreLocation;
+		}
+
+		public String getKeystorePassword() {
+			return this.keystorePassword;
+		}
+
+		public void setKeystorePassword(String keystorePassword) {
+			this.keystorePassword = keystorePassword;
+		}
+
+		public String getKeystoreType() {
+			return this.keystoreType;
+		}
+
+		public void setKeystoreType(String keystoreType) {
+			this.keystoreType = keystoreType;
+		}
+
+		public String getKeyPassword() {
+			return this.keyPassword;
+		}
+
+		public void setKeyPassword(String keyPassword) {
+			this.keyPassword = keyPassword;
+		}
+
+		public String getEndpointIdentificationAlgorithm() {
+			return this.endpointIdentificationAlgorithm;
+		}
+
+		public void setEndpointIdentificationAlgorithm(String endpointIdentificationAlgorithm) {
+			this.endpointIdentificationAlgorithm = (endpointIdentificationAlgorithm == null) ? ""
+					: endpointIdentificationAlgorithm;
+		}
+
+		@Override
+		public String toString() {
+			return "Ssl[truststoreLocation=" + this.truststoreLocation + ", keystoreLocation=" + this.keystoreLocation
+					+ ", endpointIdentificationAlgorithm=" + this.endpointIdentificationAlgorithm + ", passwords "
+					+ "[hidden]]";
+		}
 	}
 
 	/** Binding defaults; each may be overridden per module by {@code module.<label>.producer|consumer.<key>}. */

@@ -45,7 +45,7 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 					+ "autoCommitOffsetEnabled=false is not supported");
 		}
 		KafkaBusProperties.Defaults defaults = bus.getDefault();
-		Map<String, Object> config = new HashMap<>();
+		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, BindingValues.bytes("fetchSize",
@@ -60,6 +60,7 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 		}
 		config.putAll(bus.getConsumerProperties());
 		values.passThrough(config);
+		KafkaSecurity.hidePasswords(config, ConsumerConfig.configDef());
 		return new KafkaConsumerSettings(bus.mode() == KafkaBusProperties.Mode.RAW,
 				values.atLeastOne("concurrency", defaults.getConcurrency()),
 				values.integer("minPartitionCount", defaults.getMinPartitionCount()),

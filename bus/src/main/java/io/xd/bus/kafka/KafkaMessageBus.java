@@ -54,9 +54,12 @@ public final class KafkaMessageBus implements MessageBus {
 
 	private static final String BUS = "KafkaMessageBus";
 
-	/** The binding properties of the Kafka bus: Spring XD's keys, and any Kafka client property. */
+	/**
+	 * The binding properties of the Kafka bus: Spring XD's keys, and any Kafka client property but those only the
+	 * operator sets ({@link KafkaSecurity#OPERATOR_ONLY}).
+	 */
 	public static final BindingKeys BINDING_KEYS = new BindingKeys("kafka", KafkaProducerSettings.KEYS,
-			KafkaConsumerSettings.KEYS, "linger.ms");
+			KafkaConsumerSettings.KEYS, "linger.ms", KafkaSecurity.OPERATOR_ONLY);
 
 	private static final Duration CLOSE_PATIENCE = Duration.ofSeconds(10);
 
@@ -86,11 +89,11 @@ public final class KafkaMessageBus implements MessageBus {
 					+ "to the brokers at {}", settings.getZkAddress(), settings.getBrokers());
 		}
 		int adminTimeout = BindingValues.millis("adminTimeout", settings.getAdminTimeout());
-		Map<String, Object> adminConfig = new HashMap<>();
+		Map<String, Object> adminConfig = new HashMap<>(KafkaSecurity.clientConfig(settings));
 		adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.getBrokers());
 		adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, adminTimeout);
 		adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, adminTimeout);
-		this.admin = Admin.create(adminConfig);
+		this.admin = Admin.create(KafkaSecurity.hidePasswords(adminConfig, AdminClientConfig.configDef()));
 		this.topics = new KafkaTopicProvisioner(this.admin, settings.getAdminTimeout());
 		this.taps = new KafkaTaps(this.topics, settings.getTapRefreshInterval());
 		this.deadLetterFactory = new DefaultKafkaProducerFactory<>(KafkaProducerSettings.defaults(settings)

@@ -43,7 +43,7 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 	static KafkaProducerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
 		KafkaBusProperties.Defaults defaults = bus.getDefault();
 		BindingValues values = new BindingValues(properties);
-		Map<String, Object> config = new HashMap<>();
+		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
 		String acks = acks(values.text("requiredAcks", bus.isNoLoss() ? "all"
 				: String.valueOf(defaults.getRequiredAcks())));
@@ -58,6 +58,7 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 				defaults.getCompressionCodec()));
 		config.putAll(bus.getProducerProperties());
 		values.passThrough(config);
+		KafkaSecurity.hidePasswords(config, ProducerConfig.configDef());
 		String keyExpression = values.text("partitionKeyExpression", null);
 		return new KafkaProducerSettings(bus.mode() == KafkaBusProperties.Mode.RAW,
 				values.integer("minPartitionCount", defaults.getMinPartitionCount()),

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -157,6 +158,11 @@ final class KafkaTopicProvisioner {
 					&& (runtime instanceof TopicExistsException || runtime instanceof UnknownTopicOrPartitionException
 							|| runtime instanceof InvalidPartitionsException)) {
 				throw runtime;
+			}
+			if (ex.getCause() instanceof AuthenticationException) {
+				throw new IllegalStateException("Could not " + what + ": the Kafka brokers refused the bus's "
+						+ "credentials (" + ex.getCause().getMessage() + "); check xd.messagebus.kafka.security.protocol, "
+						+ "xd.messagebus.kafka.sasl.* and xd.messagebus.kafka.ssl.*", ex.getCause());
 			}
 			throw new IllegalStateException("Could not " + what + ": " + ex.getCause().getMessage(), ex.getCause());
 		}

@@ -1,14 +1,31 @@
 package io.xd.bus.kafka;
 
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.network.ListenerName;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * One real Kafka broker (KRaft, in this JVM) for every test of the JVM that needs one: starting a broker takes
- * seconds, so tests share it and keep apart by using topics of their own.
+ * seconds, so tests share it and keep apart by using topics of their own. Besides its plaintext listener
+ * ({@link #brokers()}) it has a SASL_PLAINTEXT listener that authenticates with SCRAM-SHA-256 and SCRAM-SHA-512
+ * ({@link #scramBrokers()}); users for it are made with {@link #createScramUser}.
  */
 public final class SharedKafkaBroker {
+
+	/** The name of the SCRAM listener in the broker's configuration. */
+	private static final String SCRAM_LISTENER = "SCRAM";
 
 	private static EmbeddedKafkaKraftBroker broker;
 
@@ -19,16 +36,70 @@ public final class SharedKafkaBroker {
 	public static synchronized String brokers() {
 		if (broker == null) {
 			EmbeddedKafkaKraftBroker started = new EmbeddedKafkaKraftBroker(1, 1);
+			Map<String, String> properties = new HashMap<>();
 			// the consumer group settings of bin/kafka-local: assignments move within a heartbeat of a second, and
 			// a killed member's partitions move after 10 s
-			started.brokerProperties(Map.of("group.initial.rebalance.delay.ms", "0", "auto.create.topics.enable",
+			properties.putAll(Map.of("group.initial.rebalance.delay.ms", "0", "auto.create.topics.enable",
 					"false", "offsets.topic.num.partitions", "5", "group.consumer.min.heartbeat.interval.ms", "500",
 					"group.consumer.heartbeat.interval.ms", "1000", "group.consumer.min.session.timeout.ms", "3000",
 					"group.consumer.session.timeout.ms", "10000"));
+			// the test kit's own listeners (on the ports it has bound already) and one that asks for SCRAM
+			// credentials; brokers and controllers keep talking over the plaintext ones
+			properties.putAll(Map.of("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
+					+ SCRAM_LISTENER + "://localhost:0", "listener.security.protocol.map",
+					"EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT," + SCRAM_LISTENER + ":SASL_PLAINTEXT",
+					"listener.name.scram.sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512",
+					"listener.name.scram.scram-sha-256.sasl.jaas.config",
+					"org.apache.kafka.common.security.scram.ScramLoginModule required;",
+					"listener.name.scram.scram-sha-512.sasl.jaas.config",
+					"org.apache.kafka.common.security.scram.ScramLoginModule required;"));
+			started.brokerProperties(properties);
 			started.afterPropertiesSet();
 			Runtime.getRuntime().addShutdownHook(new Thread(started::destroy, "kafka-test-broker-shutdown"));
 			broker = started;
 		}
 		return broker.getBrokersAsString();
+	}
+
+	/** The {@code host:port} of the broker's SASL_PLAINTEXT listener, which takes SCRAM-SHA-256 and -512 logins. */
+	public static synchronized String scramBrokers() {
+		brokers();
+		int port = broker.getCluster().brokers().values().iterator().next()
+			.boundPort(new ListenerName(SCRAM_LISTENER));
+		return "localhost:" + port;
+	}
+
+	/**
+	 * Gives {@code user} a SCRAM-SHA-256 and a SCRAM-SHA-512 credential with {@code password} (over the plaintext
+	 * listener, as an administrator would), and waits until the broker knows them.
+	 */
+	public static void createScramUser(String user, String password) throws Exception {
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers()))) {
+			// one mechanism per request: the broker refuses two changes of one user's credentials in one request
+			for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+				admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+						new ScramCredentialInfo(mechanism, 4096), password)))
+					.all()
+					.get(30, TimeUnit.SECONDS);
+			}
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (credentials(admin, user) < 2) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("The broker did not show the SCRAM credentials of " + user);
+				}
+				TimeUnit.MILLISECONDS.sleep(50);
+			}
+		}
+	}
+
+	private static int credentials(Admin admin, String user) throws Exception {
+		try {
+			return admin.describeUserScramCredentials(List.of(user)).all().get(30, TimeUnit.SECONDS).get(user)
+				.credentialInfos().size();
+		}
+		catch (ExecutionException ex) {
+			// the broker has not applied the metadata record yet: the user is unknown to it
+			return 0;
+		}
 	}
 }
