@@ -88,7 +88,7 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 
 	private final double unitNanos;
 
-	private final String threadName;
+	private final ModuleContext context;
 
 	private volatile boolean running;
 
@@ -106,15 +106,15 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 		this.reportEveryNanos = TimeUnit.MILLISECONDS.toNanos(context.options().get(REPORT_EVERY_MS));
 		this.unit = context.options().get(TIME_UNIT);
 		this.unitNanos = unitNanos(this.unit);
-		this.threadName = context.threadName("reporter");
+		this.context = context;
 		this.latency = context.options().get(LATENCY) ? new LatencyRecorder() : null;
 	}
 
 	@Override
 	public void start() {
 		this.running = true;
-		this.reporter = new Thread(this::report, this.threadName);
-		this.reporter.setDaemon(true);
+		// through the module's context: a reporter that dies of an exception fails the module instead of going quiet
+		this.reporter = this.context.newThread("reporter", this::report);
 		this.reporter.start();
 	}
 
