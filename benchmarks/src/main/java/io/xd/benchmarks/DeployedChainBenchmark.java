@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,7 +35,6 @@ import io.xd.core.cluster.ModuleDeploymentProperties;
 import io.xd.modules.ModuleType;
 import io.xd.modules.builtin.LoadGeneratorSource;
 import io.xd.modules.internal.ModuleRegistry;
-import io.xd.modules.internal.metrics.MessageCounter;
 
 /**
  * {@code load-generator | throughput} with {@code module.*.count=0} as a container runs it: both modules deployed by
@@ -44,12 +42,13 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * output meters → the direct binding → the sink's input meters → sink, with the meters registered in a Prometheus
  * registry as in a server. One operation per message. In the same run:
  * <ul>
- * <li>{@link #plainCallChain()}: the same work with no framework (the same payload allocation, the same counter);
- * the ceiling, and the baseline of the ratios in {@code jmh-thresholds.txt};</li>
+ * <li>{@link #plainCallChain()}: the same work with no framework ({@link PlainCallChain}: the same payload
+ * allocation, the same counting); the ceiling, and the baseline of the ratios in {@code jmh-thresholds.txt};</li>
  * <li>{@link #xdDeployedChainMixed()}: the same deployment beside two more streams ending in other sinks
  * ({@code counter} and {@code log --level=TRACE}, which logs nothing at the default level): half of each call's
- * messages go through the first stream, a quarter through each of the others, so the call sites every deployed stream shares (the meters', the binding's)
- * see several receiver types, as in a singlenode running several streams.</li>
+ * messages go through the first stream, a quarter through each of the others, so that the call sites all deployed
+ * streams share (the meters', the binding's) see several receiver types, as in a singlenode running several
+ * streams.</li>
  * </ul>
  */
 @State(Scope.Thread)
@@ -86,9 +85,7 @@ public class DeployedChainBenchmark {
 
 	private MessageChannel logOutput;
 
-	private MessageCounter plainCounter;
-
-	private Consumer<byte[]> plainSink;
+	private final PlainCallChain plain = new PlainCallChain();
 
 	@Setup(Level.Trial)
 	public void setUp() throws Exception {
@@ -107,9 +104,6 @@ public class DeployedChainBenchmark {
 		this.logSource = (LoadGeneratorSource) logged.module();
 		this.logOutput = logged.outputChannel();
 
-		MessageCounter plain = new MessageCounter();
-		this.plainCounter = plain;
-		this.plainSink = payload -> plain.record(payload.length);
 	}
 
 	/**
@@ -135,7 +129,7 @@ public class DeployedChainBenchmark {
 		this.bus.close();
 		this.meters.close();
 		Files.walk(this.dataDirectory).sorted((a, b) -> b.compareTo(a)).forEach(path -> path.toFile().delete());
-		if (counted == 0 && this.plainCounter.messages() == 0) {
+		if (counted == 0 && this.plain.counted() == 0) {
 			throw new IllegalStateException("Nothing was counted: the benchmark measured nothing");
 		}
 	}
@@ -157,8 +151,6 @@ public class DeployedChainBenchmark {
 	@Benchmark
 	@OperationsPerInvocation(BATCH)
 	public void plainCallChain() {
-		for (int i = 0; i < BATCH; i++) {
-			this.plainSink.accept(new byte[this.messageSize]);
-		}
+		this.plain.run(BATCH, this.messageSize);
 	}
 }

@@ -207,13 +207,6 @@ public final class ModuleMeters {
 		}
 
 		@Override
-		public boolean send(Message<?> message) {
-			boolean sent = this.delegate.send(message);
-			ModuleMeters.this.out.record(sizeOf(message));
-			return sent;
-		}
-
-		@Override
 		public boolean send(Message<?> message, long timeout) {
 			boolean sent = this.delegate.send(message, timeout);
 			ModuleMeters.this.out.record(sizeOf(message));
