@@ -2,7 +2,6 @@ package io.xd.benchmarks;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,8 +39,8 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * microbenchmark: the real {@code load-generator} loop sends through the real local bus to the real
  * {@code throughput} sink, one operation per message. Beside it, in the same run:
  * <ul>
- * <li>{@link #plainCallChain()}: the same work with no framework, a loop allocating the same payloads and handing
- * them through a {@link Consumer} to the same counter;</li>
+ * <li>{@link #plainCallChain()}: the same work with no framework ({@link PlainCallChain}), a loop allocating the
+ * same payloads and handing them to the same kind of counter;</li>
  * <li>{@link #springIntegrationDirectChannel()}: the mechanism behind Spring XD's 2015 figures, a Spring
  * Integration {@link DirectChannel} sending {@code MessageBuilder.withPayload(payload).build()} to a handler that
  * counts with the same counter.</li>
@@ -70,9 +69,7 @@ public class DirectBindingBenchmark {
 
 	private MessageChannel output;
 
-	private MessageCounter plainCounter;
-
-	private Consumer<byte[]> plainSink;
+	private final PlainCallChain plain = new PlainCallChain();
 
 	private DirectChannel channel;
 
@@ -92,9 +89,6 @@ public class DirectBindingBenchmark {
 			.bindProducer(pipe, ChannelNames.streamTap("bench", "load-generator", 0), BindingProperties.NONE)
 			.channel();
 
-		MessageCounter plain = new MessageCounter();
-		this.plainCounter = plain;
-		this.plainSink = payload -> plain.record(payload.length);
 
 		MessageCounter counted = new MessageCounter();
 		this.channelCounter = counted;
@@ -106,7 +100,7 @@ public class DirectBindingBenchmark {
 	public void tearDown() {
 		this.bus.close();
 		this.sink.stop();
-		if (this.sink.totals().messages() == 0 && this.plainCounter.messages() == 0
+		if (this.sink.totals().messages() == 0 && this.plain.counted() == 0
 				&& this.channelCounter.messages() == 0) {
 			throw new IllegalStateException("Nothing was counted: the benchmark measured nothing");
 		}
@@ -121,9 +115,7 @@ public class DirectBindingBenchmark {
 	@Benchmark
 	@OperationsPerInvocation(BATCH)
 	public void plainCallChain() {
-		for (int i = 0; i < BATCH; i++) {
-			this.plainSink.accept(new byte[this.messageSize]);
-		}
+		this.plain.run(BATCH, this.messageSize);
 	}
 
 	@Benchmark

@@ -106,6 +106,7 @@ public final class ModuleRunner {
 				ProducerBinding producer = bindOutput(deployment);
 				running.output = producer;
 				output = running.meters.meterOutput(producer.channel());
+				running.outputChannel = output;
 			}
 			start(module, output, deployment);
 			running.module = module;
@@ -186,6 +187,8 @@ public final class ModuleRunner {
 
 		private Binding output;
 
+		private MessageChannel outputChannel;
+
 		private final CustomModule custom;
 
 		private boolean undeployed;
@@ -203,6 +206,15 @@ public final class ModuleRunner {
 
 		public ModuleDeployment deployment() {
 			return this.deployment;
+		}
+
+		/**
+		 * The channel the module was started with: its output binding's channel behind the module's output meters,
+		 * or {@code null} for a sink. Sending to it is what the module itself does (benchmarks drive a source this
+		 * way, through the same path as its own threads).
+		 */
+		public MessageChannel outputChannel() {
+			return this.outputChannel;
 		}
 
 		public Module module() {

@@ -1,6 +1,7 @@
 package io.xd.container;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -81,6 +82,36 @@ class ModuleRunnerTests {
 			.isEqualTo(1);
 		assertThat(this.meters.get("xd.module.messages.out").tag("module", "upper").functionCounter().count())
 			.isEqualTo(1);
+	}
+
+	@Test
+	void metersCountEveryMessageOfSeveralProducingThreadsAndTimeEachThreadsFirst() throws Exception {
+		RunningModule sink = this.runner.deploy(deployment("collector", ModuleType.SINK, 1, pipe(0), null, null));
+		RunningModule source = this.runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));
+		Emitter emitter = (Emitter) source.module();
+		int threads = 4;
+		int each = ModuleMeters.SAMPLED_ONE_IN + 10;
+		List<Thread> producers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			producers.add(new Thread(() -> {
+				for (int i = 0; i < each; i++) {
+					emitter.emit("ab");
+				}
+			}));
+		}
+		producers.forEach(Thread::start);
+		for (Thread producer : producers) {
+			producer.join();
+		}
+
+		assertThat(((Collector) sink.module()).received).hasSize(threads * each);
+		assertThat(sink.meters().messagesIn()).isEqualTo(threads * each);
+		assertThat(source.meters().messagesOut()).isEqualTo(threads * each);
+		assertThat(this.meters.get("xd.module.bytes.in").tag("module", "collector").functionCounter().count())
+			.isEqualTo(2.0 * threads * each);
+		// each thread's first message, and its 1 025th
+		assertThat(this.meters.get("xd.module.handling").tag("module", "collector").timer().count())
+			.isEqualTo(2L * threads);
 	}
 
 	@Test

@@ -8,12 +8,12 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.Headers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
+import org.springframework.expression.Expression;
 import org.springframework.messaging.MessageDeliveryException;
 
 import io.xd.bus.ProducerBinding;
@@ -44,7 +44,12 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	private final Producer<byte[], byte[]> producer;
 
-	private final KafkaProducerSettings settings;
+	/** What {@link KafkaProducerSettings} says, read into fields once: nothing is looked up per record. */
+	private final Expression partitionKey;
+
+	private final boolean sync;
+
+	private final KafkaRecords.Encoder encoder;
 
 	private final AtomicReference<Exception> failure = new AtomicReference<>();
 
@@ -65,7 +70,9 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		this.taps = taps;
 		this.untap = (tapTopic != null) ? taps.producerTapping(tapTopic) : () -> { };
 		this.producer = producer;
-		this.settings = settings;
+		this.partitionKey = settings.partitionKey();
+		this.sync = settings.sync();
+		this.encoder = new KafkaRecords.Encoder(settings.raw());
 	}
 
 	@Override
@@ -76,18 +83,16 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		if (this.failure.get() != null) {
 			throwEarlierFailure(message);
 		}
-		byte[] value;
+		ProducerRecord<byte[], byte[]> record;
 		try {
-			value = KafkaRecords.payload(message);
+			record = this.encoder.record(this.topic, (this.partitionKey != null) ? partitionOf(message) : null,
+					message);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new MessageDeliveryException(message, ex.getMessage(), ex);
 		}
-		Headers headers = this.settings.raw() ? null : KafkaRecords.headers(message.getHeaders());
-		Integer partition = (this.settings.partitionKey() != null) ? partitionOf(message) : null;
-		var future = this.producer.send(new ProducerRecord<>(this.topic, partition, null, null, value, headers),
-				InFlightSends.track(this));
-		if (this.settings.sync()) {
+		var future = this.producer.send(record, InFlightSends.track(this));
+		if (this.sync) {
 			try {
 				future.get((timeout > 0) ? timeout : DEFAULT_SYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS);
 			}
@@ -97,7 +102,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 			}
 		}
 		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
-			this.producer.send(new ProducerRecord<>(this.tapTopic, null, null, null, value, headers),
+			this.producer.send(this.encoder.record(this.tapTopic, null, record.value(), message.getHeaders()),
 					InFlightSends.track(this));
 		}
 		return true;
@@ -114,15 +119,15 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 	private int partitionOf(Message<?> message) {
 		Object key;
 		try {
-			key = this.settings.partitionKey().getValue(KafkaProducerSettings.KEY_CONTEXT, message);
+			key = this.partitionKey.getValue(KafkaProducerSettings.KEY_CONTEXT, message);
 		}
 		catch (RuntimeException ex) {
 			throw new MessageDeliveryException(message, "partitionKeyExpression '"
-					+ this.settings.partitionKey().getExpressionString() + "' failed: " + ex.getMessage(), ex);
+					+ this.partitionKey.getExpressionString() + "' failed: " + ex.getMessage(), ex);
 		}
 		if (key == null) {
 			throw new MessageDeliveryException(message, "partitionKeyExpression '"
-					+ this.settings.partitionKey().getExpressionString() + "' gave no key for a message to '"
+					+ this.partitionKey.getExpressionString() + "' gave no key for a message to '"
 					+ this.name + "'");
 		}
 		return Math.abs(key.hashCode() % this.partitions);

@@ -2,11 +2,13 @@ package io.xd.bus.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -103,6 +105,53 @@ final class KafkaRecords {
 			skipped++;
 		}
 		return skipped;
+	}
+
+	/**
+	 * Makes the records of one producer binding. The headers are encoded once per {@link MessageHeaders} instance
+	 * seen last, not per record: modules commonly send many messages sharing one headers instance, and a header
+	 * list handed to a {@link ProducerRecord} is copied by it, never changed. Thread-safe: the last encoding is an
+	 * immutable pair that a racing thread at worst encodes again.
+	 */
+	static final class Encoder {
+
+		private final boolean raw;
+
+		private Encoded last;
+
+		/** @param raw whether records carry the payload only (mode {@code raw}) */
+		Encoder(boolean raw) {
+			this.raw = raw;
+		}
+
+		/**
+		 * The record of {@code message} for {@code topic}.
+		 * @param partition the partition, or {@code null} to let the producer's partitioner choose
+		 * @throws IllegalArgumentException when the payload is neither {@code byte[]} nor {@code String}
+		 */
+		ProducerRecord<byte[], byte[]> record(String topic, Integer partition, Message<?> message) {
+			return record(topic, partition, payload(message), message.getHeaders());
+		}
+
+		/** The record of a payload already encoded, with the headers of its message (a tap's copy). */
+		ProducerRecord<byte[], byte[]> record(String topic, Integer partition, byte[] value, MessageHeaders headers) {
+			return new ProducerRecord<>(topic, partition, null, null, value, this.raw ? null : headers(headers));
+		}
+
+		private List<Header> headers(MessageHeaders headers) {
+			Encoded cached = this.last;
+			if (cached != null && cached.source == headers) {
+				return cached.headers;
+			}
+			Headers encoded = KafkaRecords.headers(headers);
+			List<Header> list = (encoded == null) ? null : List.of(encoded.toArray());
+			this.last = new Encoded(headers, list);
+			return list;
+		}
+
+		/** Headers and their encoding, or {@code null} when they carry nothing. */
+		private record Encoded(MessageHeaders source, List<Header> headers) {
+		}
 	}
 
 	/** The message for a consumed record: the payload bytes and, unless raw, the headers it carried. */

@@ -30,11 +30,18 @@ public final class MessageCounter extends ThreadOwnedSlots<MessageCounter.Cell> 
 		}
 	}
 
-	/** Counts one message of {@code bytes} bytes (0 when the size is unknown) for the calling thread. */
-	public void record(long bytes) {
+	/**
+	 * Counts one message of {@code bytes} bytes (0 when the size is unknown) for the calling thread.
+	 * @return how many messages the calling thread has counted so far, this one included: what a caller that acts on
+	 * one message in N (such as timing it) can test without a field of its own written by several threads
+	 */
+	public long record(long bytes) {
 		Cell cell = slot();
-		MESSAGES.setOpaque(cell, (long) MESSAGES.getOpaque(cell) + 1);
-		BYTES.setOpaque(cell, (long) BYTES.getOpaque(cell) + bytes);
+		// only this thread writes the cell: its own reads need no ordering
+		long messages = cell.messages + 1;
+		MESSAGES.setOpaque(cell, messages);
+		BYTES.setOpaque(cell, cell.bytes + bytes);
+		return messages;
 	}
 
 	@Override
