@@ -16,12 +16,14 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.expression.Expression;
 import org.springframework.messaging.MessageDeliveryException;
 
+import io.xd.bus.EarlierSendFailedException;
 import io.xd.bus.ProducerBinding;
 
 /**
  * The sending end of a channel on Kafka: each message becomes one record of the channel's topic, and one of its tap
  * topic while the tap has subscribers. Sends are asynchronous unless {@code syncProducer}: a failure reported by the
- * client's callback fails the next send, so a module learns of it. A send on a consumer thread is counted in that
+ * client's callback fails the next send, so a module learns of it, after that send's own message has been handed to
+ * the client ({@link EarlierSendFailedException}: it is not dropped). A send on a consumer thread is counted in that
  * thread's {@link InFlightSends}, so the poll that caused it is committed only once it is acknowledged.
  */
 final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Callback {
@@ -80,9 +82,27 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		if (this.unbound) {
 			throw new MessageDeliveryException(message, "The producer of '" + this.name + "' is unbound");
 		}
-		if (this.failure.get() != null) {
-			throwEarlierFailure(message);
+		// an earlier asynchronous send failed: this message is still sent (it is not at fault, and dropping it would
+		// lose it silently), then the earlier failure is thrown, so that the module learns of it
+		Exception earlier = (this.failure.get() != null) ? this.failure.getAndSet(null) : null;
+		try {
+			sendNow(message, timeout);
 		}
+		catch (RuntimeException ex) {
+			if (earlier != null) {
+				ex.addSuppressed(earlier);
+			}
+			throw ex;
+		}
+		if (earlier != null) {
+			throw new EarlierSendFailedException(message, "An earlier send to Kafka topic '" + this.topic
+					+ "' failed (" + this.failures.get() + " failure(s) so far; this message was sent): "
+					+ earlier.getMessage(), earlier);
+		}
+		return true;
+	}
+
+	private void sendNow(Message<?> message, long timeout) {
 		ProducerRecord<byte[], byte[]> record;
 		try {
 			record = this.encoder.record(this.topic, (this.partitionKey != null) ? partitionOf(message) : null,
@@ -104,15 +124,6 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
 			this.producer.send(this.encoder.record(this.tapTopic, null, record.value(), message.getHeaders()),
 					InFlightSends.track(this));
-		}
-		return true;
-	}
-
-	private void throwEarlierFailure(Message<?> message) {
-		Exception earlier = this.failure.getAndSet(null);
-		if (earlier != null) {
-			throw new MessageDeliveryException(message, "An earlier send to Kafka topic '" + this.topic
-					+ "' failed (" + this.failures.get() + " failure(s) so far): " + earlier.getMessage(), earlier);
 		}
 	}
 

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,9 +34,11 @@ import org.springframework.util.MimeTypeUtils;
 import io.xd.bus.AbstractMessageBusContractTests.Received;
 import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
+import io.xd.bus.EarlierSendFailedException;
 import io.xd.bus.ProducerBinding;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
@@ -94,6 +97,29 @@ class KafkaMessageBusIntegrationTests {
 		assertThat(handled).containsExactlyElementsOf(sent.stream().filter(text -> text.startsWith("good")).toList());
 		assertThat(attempts.get("bad7")).hasValue(4);
 		assertThat(attempts.get("good8")).hasValue(1);
+	}
+
+	@Test
+	void aSendThatLearnsOfAnEarlierFailureStillSendsItsOwnMessage() {
+		KafkaMessageBus bus = bus("native");
+		String pipe = this.prefix + "-failing.0";
+		// the broker-side limit is far above; the client refuses records over 2 000 bytes, asynchronously
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.of(Map.of("max.request.size",
+				"2000")));
+		producer.channel().send(MessageBuilder.withPayload("before".getBytes(StandardCharsets.UTF_8)).build());
+		// accepted by send(); the client's callback reports RecordTooLargeException
+		producer.channel().send(MessageBuilder.withPayload(new byte[10_000]).build());
+
+		Message<byte[]> next = MessageBuilder.withPayload("next".getBytes(StandardCharsets.UTF_8)).build();
+		assertThatExceptionOfType(EarlierSendFailedException.class).isThrownBy(() -> producer.channel().send(next))
+			.withMessageContaining("this message was sent")
+			.withRootCauseInstanceOf(RecordTooLargeException.class)
+			.satisfies(ex -> assertThat(ex.getFailedMessage()).isSameAs(next));
+		producer.channel().send(MessageBuilder.withPayload("after".getBytes(StandardCharsets.UTF_8)).build());
+
+		List<ConsumerRecord<byte[], byte[]>> records = readAll(KafkaTopicProvisioner.topicName(pipe), 3);
+		assertThat(records).extracting(record -> new String(record.value(), StandardCharsets.UTF_8))
+			.containsExactly("before", "next", "after");
 	}
 
 	@Test

@@ -30,7 +30,9 @@ import io.xd.modules.Source;
  * {@code kafka_receivedPartitionId}, {@code kafka_offset} and, when the record has one, {@code kafka_receivedMessageKey}
  * ({@code byte[]}). Offsets are committed after the records of a poll have been sent downstream, so a restart
  * replays at most that poll (at least once). A record whose send fails (a directly bound downstream module threw)
- * is logged and skipped. One thread of its own polls; stop wakes it and waits for it to close the consumer.
+ * is logged and skipped; a send that reports an earlier asynchronous failure of a Kafka bus producer has sent its
+ * own record (the logged exception says so). One thread of its own polls; stop wakes it and waits for it to close
+ * the consumer.
  */
 public final class KafkaSource implements Source {
 
@@ -125,8 +127,8 @@ public final class KafkaSource implements Source {
 			output.send(message);
 		}
 		catch (RuntimeException ex) {
-			logger.error("Stream '{}': could not send the record at {}-{} offset {}; skipped", this.context.streamName(),
-					record.topic(), record.partition(), record.offset(), ex);
+			logger.error("Stream '{}': sending the record at {}-{} offset {} reported a failure; going on",
+					this.context.streamName(), record.topic(), record.partition(), record.offset(), ex);
 		}
 	}
 
