@@ -155,10 +155,12 @@ class CustomModulesIntegrationTests {
 	void aModuleUploadedToAnotherAdminIsFetchedRegisteredAndDeletedHereToo() throws Exception {
 		int zkPort = XdProcess.freePort();
 		Path out = this.work.resolve("out");
-		try (SingleNode node = new SingleNode(this.data, "--zk.embedded.server-port=" + zkPort);
+		// the embedded ZooKeeper's znodes carry ACLs: the other admin joins with the same ZooKeeper credentials
+		String[] zkAuth = { "--zk.auth.username=xd", "--zk.auth.password=shared-secret" };
+		try (SingleNode node = new SingleNode(this.data, "--zk.embedded.server-port=" + zkPort, zkAuth[0], zkAuth[1]);
 				ConfigurableApplicationContext other = new SpringApplicationBuilder(XdApplication.class).profiles("admin")
 					.run("--server.port=0", "--xd.data.dir=" + this.work.resolve("other-admin"),
-							"--zk.client.connect=127.0.0.1:" + zkPort, "--spring.config.import=")) {
+							"--zk.client.connect=127.0.0.1:" + zkPort, "--spring.config.import=", zkAuth[0], zkAuth[1])) {
 			AdminApi otherAdmin = AdminApi.local("http://127.0.0.1:" + other.getEnvironment().getProperty("local.server.port"),
 					this.work.resolve("other-admin"));
 			Path jar = TestJars.suffixProcessor("9").writeTo(this.work.resolve("suffix.jar"));
