@@ -158,14 +158,10 @@ final class StreamCommands {
 
 	private ExitStatus history(Invocation invocation) {
 		String name = invocation.option("name");
-		JsonNode releases = this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
 		Table table = new Table("Version", "Last updated", "Status", "Description", "Properties");
-		for (JsonNode release : releases) {
-			List<String> properties = new java.util.ArrayList<>();
-			release.path("properties").properties().forEach(entry -> properties.add(entry.getKey() + "="
-					+ entry.getValue().asString()));
+		for (JsonNode release : releases(name)) {
 			table.row(Json.text(release, "version"), Json.text(release, "time"), Json.text(release, "status"),
-					Json.text(release, "description"), String.join(",", properties));
+					Json.text(release, "description"), pairs(release.path("properties")));
 		}
 		invocation.out().print(table.render());
 		return ExitStatus.OK;
@@ -175,7 +171,7 @@ final class StreamCommands {
 		String name = invocation.option("name");
 		String version = invocation.option("releaseVersion");
 		if (version == null) {
-			JsonNode releases = this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
+			JsonNode releases = releases(name);
 			if (releases.size() < 2) {
 				throw new IllegalArgumentException("Stream '" + name + "' has no version before the current one");
 			}
@@ -192,7 +188,7 @@ final class StreamCommands {
 		String name = invocation.option("name");
 		String version = invocation.option("releaseVersion");
 		if (version == null) {
-			JsonNode releases = this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
+			JsonNode releases = releases(name);
 			if (releases.isEmpty()) {
 				throw new IllegalArgumentException("Stream '" + name + "' was never deployed");
 			}
@@ -210,6 +206,11 @@ final class StreamCommands {
 		}
 		invocation.out().print(table.render());
 		return ExitStatus.OK;
+	}
+
+	/** The stream's releases, newest first ({@code GET /streams/deployments/history/{name}}). */
+	private JsonNode releases(String name) {
+		return this.session.admin().get(DEPLOYMENTS + "/history/" + AdminClient.pathSegment(name));
 	}
 
 	private static String pairs(JsonNode object) {

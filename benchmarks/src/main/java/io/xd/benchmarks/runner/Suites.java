@@ -393,26 +393,23 @@ final class Suites {
 			gc.destroyForcibly();
 			return new Figure[] { Figure.na("jcmd GC.run failed"), Figure.na("jcmd GC.run failed") };
 		}
-		Figure rss = footprint(server)[0];
+		Figure rss = resident(server);
 		Double live = server.metric("jvm.gc.live.data.size", Map.of());
 		return new Figure[] { rss,
 				(live != null) ? Figure.of(live / (1024.0 * 1024.0)) : Figure.na("no jvm.gc.live.data.size metric") };
 	}
 
-	/** Resident MiB from {@code /proc/<pid>/status} and heap used MiB from Actuator. */
-	private static Figure[] footprint(Singlenode singlenode) throws IOException, InterruptedException {
-		Figure rss = Figure.na("no VmRSS in /proc/" + singlenode.pid() + "/status");
-		Path status = Path.of("/proc", Long.toString(singlenode.pid()), "status");
+	/** Resident MiB of the server, from {@code /proc/<pid>/status}. */
+	private static Figure resident(Singlenode server) throws IOException {
+		Path status = Path.of("/proc", Long.toString(server.pid()), "status");
 		if (Files.isReadable(status)) {
 			for (String line : Files.readAllLines(status)) {
 				if (line.startsWith("VmRSS:")) {
-					rss = Figure.of(Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0);
+					return Figure.of(Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0);
 				}
 			}
 		}
-		Double heap = singlenode.metric("jvm.memory.used", Map.of("area", "heap"));
-		return new Figure[] { rss,
-				heap != null ? Figure.of(heap / (1024.0 * 1024.0)) : Figure.na("no jvm.memory.used metric") };
+		return Figure.na("no VmRSS in " + status);
 	}
 
 	private static String timedLoad(int rate, int seconds) {
