@@ -71,41 +71,69 @@ final class Suites {
 		json.write();
 	}
 
-	/** End-to-end latency at 1 000, 10 000 and 50 000 msg/s over the local bus and over Kafka. */
+	/**
+	 * End-to-end latency at 1 000, 10 000 and 100 000 msg/s over the local bus and over Kafka, each rate in a fresh
+	 * singlenode twice: cold (the first stream of the JVM) and warm (a second stream deployed right after, on a
+	 * JIT-compiled JVM with its broker connections open), both over the whole run, first second included; beside Kafka's own producer acknowledgement latency at the same rate ({@code bin/kafka-ack-latency}).
+	 */
 	void latency() throws IOException, InterruptedException {
 		int seconds = this.quick ? 5 : 30;
-		List<Integer> rates = List.of(1000, 10_000, 50_000);
-		SuiteJson json = new SuiteJson(this.bench, "latency", "End-to-end latency at fixed rates")
+		List<Integer> rates = List.of(1000, 10_000, 100_000);
+		SuiteJson json = new SuiteJson(this.bench, "latency", "End-to-end latency at fixed rates, cold and warm")
 			.note("load-generator --rate=R --duration=" + seconds + "s --messageSize=100 --generateTimestamp=true | "
 					+ "throughput --latency=true; each message carries the time it was due, so a stall counts in full "
-					+ "(no coordinated omission).")
+					+ "(no coordinated omission). Every figure covers the whole run, its first second included.")
+			.note("cold: the first stream of a fresh singlenode; warm: a second stream, deployed right after in "
+					+ "that singlenode (JIT-compiled, broker connections open); each on its own new topic. local: direct binding in one JVM; kafka: a 1-partition topic on the local broker, "
+					+ "linger.ms=0, acks=1.")
+			.note("kafka producer ack: Kafka's ProducerPerformance at the same rate and size on a 1-partition topic "
+					+ "(bin/kafka-ack-latency), send() to acknowledgement; cold = its whole run from a fresh JVM, "
+					+ "warm = after its first second. Its percentiles are whole milliseconds.")
 			.note("Achieved: messages delivered from the source's first message to the sink's last (module meters). "
-					+ "Latencies in microseconds, from the throughput sink's HdrHistogram over every message (its "
-					+ "xd.module.latency meter). local: direct binding in one JVM; kafka: a 1-partition topic on the "
-					+ "local broker, default producer settings (linger.ms=0).")
-			.columns("transport", "rate (msg/s)", "achieved msg/s", "p50 us", "p95 us", "p99 us", "p99.9 us", "max us");
-		SuiteJson.Chart chart = json.chart("p99 latency by rate", "line", "rate (msg/s)", "p99 (us)", true);
+					+ "Latencies in microseconds, from the throughput sink's HdrHistogram over every message.")
+			.columns("transport", "run", "rate (msg/s)", "achieved msg/s", "p50 us", "p95 us", "p99 us", "p99.9 us",
+					"max us");
+		SuiteJson.Chart chart = json.chart("p99 latency over the whole run, by rate", "line", "rate (msg/s)",
+				"p99 (us)", true);
 		for (String transport : List.of("local", "kafka")) {
 			boolean kafka = transport.equals("kafka");
 			if (kafka) {
 				this.bench.ensureBroker();
 			}
-			List<Figure> p99 = new ArrayList<>();
-			try (Singlenode singlenode = start("latency-" + transport, Bench.serverJavaOptions(),
-					kafka ? KAFKA : new String[0])) {
-				for (int rate : rates) {
-					this.bench.progress("latency: " + transport + " bus, " + rate + " msg/s for " + seconds + "s");
-					StreamRun.Result result = stream(singlenode, null, "lat" + transport + rate,
-							timedLoad(rate, seconds) + " | throughput --latency=true --reportEveryMs=500", "", 0, POLL,
-							true);
-					Map<String, Figure> latency = result.latency();
-					List<Object> row = new ArrayList<>(List.of(transport, rate, result.deliveredRate()));
-					row.addAll(latency.values());
-					json.row(row.toArray());
-					p99.add(latency.get("p99"));
+			Map<String, List<Figure>> p99 = new LinkedHashMap<>();
+			for (int rate : rates) {
+				try (Singlenode singlenode = start("latency-" + transport + "-" + rate, Bench.serverJavaOptions(),
+						kafka ? KAFKA : new String[0])) {
+					for (String run : List.of("cold", "warm")) {
+						this.bench.progress("latency: " + transport + " bus, " + run + ", " + rate + " msg/s for "
+								+ seconds + "s");
+						StreamRun.Result result = stream(singlenode, null, "lat" + transport + rate + run,
+								timedLoad(rate, seconds) + " | throughput --latency=true --reportEveryMs=500", "", 0,
+								POLL, true);
+						Map<String, Figure> latency = result.latency();
+						List<Object> row = new ArrayList<>(List.of(transport, run, rate, result.deliveredRate()));
+						row.addAll(latency.values());
+						json.row(row.toArray());
+						p99.computeIfAbsent(transport + " " + run, key -> new ArrayList<>()).add(latency.get("p99"));
+					}
 				}
 			}
-			chart.series(transport, rates, p99);
+			if (kafka) {
+				for (int rate : rates) {
+					this.bench.progress("latency: Kafka's producer alone (ProducerPerformance), " + rate + " msg/s for "
+							+ seconds + "s");
+					AckLatency ack = AckLatency.measure(this.bench, rate, seconds);
+					for (String run : List.of("cold", "warm")) {
+						Map<String, Figure> latency = ack.percentiles(run);
+						List<Object> row = new ArrayList<>(List.of("kafka producer ack", run, rate, ack.rate(run)));
+						row.addAll(latency.values());
+						json.row(row.toArray());
+						p99.computeIfAbsent("kafka producer ack " + run, key -> new ArrayList<>())
+							.add(latency.get("p99"));
+					}
+				}
+			}
+			p99.forEach((series, figures) -> chart.series(series, rates, figures));
 		}
 		json.write();
 	}

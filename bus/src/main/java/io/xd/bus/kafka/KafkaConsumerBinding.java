@@ -57,6 +57,13 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** How long a poll's offsets wait for the sends its records caused (the producer's delivery timeout). */
 	private static final Duration SEND_PATIENCE = Duration.ofMinutes(2);
 
+	/**
+	 * The longest a listener thread waits in one poll. Under the consumer group protocol the client sends the first
+	 * fetch for a newly assigned partition only when the listener's poll comes round again, which without a bound
+	 * happens at the next heartbeat (a second on the local broker): a new stream's first messages waited that long.
+	 */
+	private static final Duration POLL_TIMEOUT = Duration.ofMillis(50);
+
 	/** How long stopping waits for the consumer to pause, and the listener container for its threads. */
 	private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
 
@@ -67,6 +74,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	private final int partitions;
 
 	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+
+	/** The listener threads whose consumer has joined the group: had its first assignment, of partitions or none. */
+	private final Set<Thread> joined = ConcurrentHashMap.newKeySet();
 
 	/** Where a partition without a committed offset starts: the end it had when the binding was made. */
 	private final Map<TopicPartition, Long> startIfNew;
@@ -107,6 +117,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			container.setAssignmentCommitOption(ContainerProperties.AssignmentCommitOption.NEVER);
 		}
 		container.setShutdownTimeout(STOP_PATIENCE.toMillis());
+		container.setPollTimeout(POLL_TIMEOUT.toMillis());
 
 		DefaultKafkaConsumerFactory<byte[], byte[]> factory = new DefaultKafkaConsumerFactory<>(config,
 				new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -123,8 +134,32 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}, settings.backOff()));
 	}
 
-	void start() {
+	/**
+	 * Starts the listener threads and waits, up to {@code patience}, until each has joined the group, so that a
+	 * module reported deployed is already reading: a source started after it finds the consumer fetching, instead of
+	 * its first messages waiting for the join. A thread that takes longer (a broker slow to answer) goes on joining
+	 * after this returns; nothing is lost meanwhile, it is only later.
+	 * @return whether every thread joined in time
+	 */
+	boolean start(Duration patience) {
 		this.listener.start();
+		int threads = this.listener.getConcurrency();
+		long deadline = System.nanoTime() + patience.toNanos();
+		while (this.joined.size() < threads && this.listener.isRunning()) {
+			if (System.nanoTime() > deadline) {
+				logger.info("The consumer of '{}' (group {}) has not joined its group after {} ms; going on, it "
+						+ "will read once it has", this.name, this.groupId, patience.toMillis());
+				return false;
+			}
+			try {
+				TimeUnit.MILLISECONDS.sleep(5);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** Runs {@code action} once, when the binding starts to unbind (before its consumer stops). */
@@ -188,6 +223,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			return;
 		}
 		this.assigned.addAll(partitions);
+		this.joined.add(Thread.currentThread());
 	}
 
 	private void startNewPartitionsWhereTheBindingBegan(Consumer<?, ?> consumer,

@@ -63,6 +63,9 @@ public final class KafkaMessageBus implements MessageBus {
 
 	private static final Duration CLOSE_PATIENCE = Duration.ofSeconds(10);
 
+	/** How long binding a consumer waits for it to join its group (see {@link KafkaConsumerBinding#start}). */
+	private static final Duration JOIN_PATIENCE = Duration.ofSeconds(10);
+
 	private final KafkaBusProperties settings;
 
 	private final Admin admin;
@@ -222,7 +225,7 @@ public final class KafkaMessageBus implements MessageBus {
 				partitions, handler, consumerSettings, deadLetterTopic, this.deadLetters);
 		this.consumers.add(binding);
 		binding.onUnbind(() -> this.consumers.remove(binding));
-		binding.start();
+		binding.start(JOIN_PATIENCE);
 		return binding;
 	}
 

@@ -75,6 +75,11 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		this.partitionKey = settings.partitionKey();
 		this.sync = settings.sync();
 		this.encoder = new KafkaRecords.Encoder(settings.raw());
+		// the topic's metadata now, while the module is deployed, not on its first send: that send would wait for it
+		producer.partitionsFor(topic);
+		if (tapTopic != null) {
+			producer.partitionsFor(tapTopic);
+		}
 	}
 
 	@Override

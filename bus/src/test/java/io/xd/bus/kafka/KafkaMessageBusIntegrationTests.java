@@ -136,6 +136,29 @@ class KafkaMessageBusIntegrationTests {
 	}
 
 	@Test
+	void aBoundConsumerHasJoinedItsGroupAndAMemberWithNothingToOwnDoesNotHoldTheBindingUp() {
+		for (String protocol : List.of("consumer", "classic")) {
+			KafkaBusProperties settings = new KafkaBusProperties();
+			settings.setBrokers(SharedKafkaBroker.brokers());
+			settings.setGroupProtocol(protocol);
+			KafkaMessageBus bus = new KafkaMessageBus(settings);
+			this.buses.add(bus);
+			String pipe = this.prefix + "-joined-" + protocol + ".0";
+			KafkaConsumerBinding owner = (KafkaConsumerBinding) bus.bindConsumer(pipe, new Received(),
+					BindingProperties.NONE);
+			// reading when bound: a source deployed next does not wait for the group join
+			assertThat(owner.assignedCount()).as(protocol).isEqualTo(1);
+
+			// the one partition is owned: a second member joins with nothing, and its binding returns on the join
+			long start = System.nanoTime();
+			KafkaConsumerBinding idle = (KafkaConsumerBinding) bus.bindConsumer(pipe, new Received(),
+					BindingProperties.NONE);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as(protocol).isLessThan(Duration.ofSeconds(8));
+			assertThat(idle.assignedCount()).as(protocol).isZero();
+		}
+	}
+
+	@Test
 	void consumersUseTheConsumerGroupProtocolUnlessToldClassic() throws Exception {
 		for (String protocol : List.of("consumer", "classic")) {
 			KafkaBusProperties settings = new KafkaBusProperties();
