@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -144,22 +143,13 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	boolean start(Duration patience) {
 		this.listener.start();
 		int threads = this.listener.getConcurrency();
-		long deadline = System.nanoTime() + patience.toNanos();
-		while (this.joined.size() < threads && this.listener.isRunning()) {
-			if (System.nanoTime() > deadline) {
-				logger.info("The consumer of '{}' (group {}) has not joined its group after {} ms; going on, it "
-						+ "will read once it has", this.name, this.groupId, patience.toMillis());
-				return false;
-			}
-			try {
-				TimeUnit.MILLISECONDS.sleep(5);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
+		boolean joinedInTime = Waiting.until(() -> this.joined.size() >= threads || !this.listener.isRunning(),
+				patience, Duration.ofMillis(5));
+		if (!joinedInTime) {
+			logger.info("The consumer of '{}' (group {}) has not joined its group after {} ms; going on, it will "
+					+ "read once it has", this.name, this.groupId, patience.toMillis());
 		}
-		return true;
+		return joinedInTime;
 	}
 
 	/** Runs {@code action} once, when the binding starts to unbind (before its consumer stops). */
@@ -265,16 +255,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		// pause first: the consumer thread commits what the last poll's records were handled for before it
 		// pauses, so stopping leaves nothing handled but uncommitted for the next owner to repeat
 		this.listener.pause();
-		long deadline = System.nanoTime() + STOP_PATIENCE.toNanos();
-		while (!this.listener.isContainerPaused() && this.listener.isRunning() && System.nanoTime() < deadline) {
-			try {
-				TimeUnit.MILLISECONDS.sleep(10);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				break;
-			}
-		}
+		Waiting.until(() -> this.listener.isContainerPaused() || !this.listener.isRunning(), STOP_PATIENCE,
+				Duration.ofMillis(10));
 		this.listener.stop();
 		this.assigned.clear();
 	}

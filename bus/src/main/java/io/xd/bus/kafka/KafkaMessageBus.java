@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -147,20 +146,7 @@ public final class KafkaMessageBus implements MessageBus {
 	 * @return whether that happened within {@code timeout}
 	 */
 	public boolean awaitConsumersAssigned(Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (allGroupsAssigned()) {
-				return true;
-			}
-			try {
-				TimeUnit.MILLISECONDS.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return false;
-			}
-		}
-		return false;
+		return Waiting.until(this::allGroupsAssigned, timeout, Duration.ofMillis(20));
 	}
 
 	private boolean allGroupsAssigned() {
