@@ -39,6 +39,9 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 			"backOffMaxInterval", "backOffMultiplier", "fetchSize", "minPartitionCount", "replicationFactor",
 			"queueSize", "durableSubscription", "autoCommitOffsetEnabled", "transactional");
 
+	/** {@code max.poll.records} of a transactional consumer, unless configured: Kafka's default is 500. */
+	static final int TRANSACTIONAL_MAX_POLL_RECORDS = 2000;
+
 	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
 	static KafkaConsumerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
 		BindingValues values = new BindingValues(properties);
@@ -63,6 +66,11 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 		if ("classic".equals(bus.getGroupProtocol())) {
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
 		}
+		boolean transactional = values.bool("transactional", bus.isTransactional());
+		if (transactional) {
+			// a transaction per poll costs a few round trips to the coordinators: larger polls spread them thinner
+			config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, TRANSACTIONAL_MAX_POLL_RECORDS);
+		}
 		config.putAll(bus.getConsumerProperties());
 		values.passThrough(config);
 		KafkaSecurity.hidePasswords(config, ConsumerConfig.configDef());
@@ -74,7 +82,7 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 				values.duration("backOffInitialInterval", defaults.getBackOffInitialInterval()),
 				values.duration("backOffMaxInterval", defaults.getBackOffMaxInterval()),
 				values.decimal("backOffMultiplier", defaults.getBackOffMultiplier()),
-				values.bool("transactional", bus.isTransactional()), Map.copyOf(config));
+				transactional, Map.copyOf(config));
 	}
 
 	/** How long to wait between the deliveries of a failing record; none after the last attempt. */

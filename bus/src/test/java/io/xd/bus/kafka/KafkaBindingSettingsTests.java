@@ -74,6 +74,10 @@ class KafkaBindingSettingsTests {
 			.containsEntry(ProducerConfig.ACKS_CONFIG, "all")
 			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
 		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).transactional()).isTrue();
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("max.poll.records", "100")), this.bus)
+			.clientConfig()).containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100");
 		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("transactional", "false")), this.bus)
 			.transactional()).isFalse();
 	}
