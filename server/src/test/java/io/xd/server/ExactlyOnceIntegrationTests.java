@@ -60,7 +60,7 @@ class ExactlyOnceIntegrationTests {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> api.get("/runtime/containers").json().get("content").size() == 2);
 
-		// the sequence-stamped messages come from this test, paced over 15 s, so that none is made again when the
+		// the sequence-stamped messages come from this test, paced over 10 s, so that none is made again when the
 		// bridge is: each must come out of the bridge once, wherever it runs
 		int messages = 60_000;
 		String in = "queue_3Aeos-in";
@@ -72,7 +72,7 @@ class ExactlyOnceIntegrationTests {
 		XdProcess victim = containers.stream().filter(process -> process.name().equals(before.get(0))).findFirst()
 			.orElseThrow();
 		CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> ZooKeeperRestartIntegrationTests.send(brokers,
-				in, messages, Duration.ofSeconds(15)));
+				in, messages, Duration.ofSeconds(10)));
 
 		try (SequenceReader reader = new SequenceReader(brokers, "queue_3Aeos-out", messages)) {
 			assertThat(reader.readUntil(() -> reader.received() >= messages / 5, Duration.ofSeconds(60))).isTrue();
