@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -60,19 +61,24 @@ class ExactlyOnceIntegrationTests {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> api.get("/runtime/containers").json().get("content").size() == 2);
 
-		// the sequence-stamped messages come from this test, paced over 10 s, so that none is made again when the
-		// bridge is: each must come out of the bridge once, wherever it runs
-		int messages = 60_000;
+		// the sequence-stamped messages come from this test, paced over 5 s, so that none is made again when the
+		// bridge is: each must come out of the bridge once, wherever it runs. The bridge sends synchronously, so that
+		// it falls behind, its polls are full, and whenever it is killed the records it has forwarded since its last
+		// commit are in the log: under at-least-once they would come out again (hundreds, in a run without
+		// transactions), here their transaction is aborted
+		int messages = 12_000;
 		String in = "queue_3Aeos-in";
 		ZooKeeperRestartIntegrationTests.createTopic(brokers, in);
-		api.createStream("eos", "queue:eos-in > bridge > queue:eos-out", true);
+		api.createStream("eos", "queue:eos-in > bridge > queue:eos-out", false);
+		assertThat(api.postForm("/streams/deployments/eos", Map.of("properties",
+				"module.bridge.producer.syncProducer=true")).status()).isEqualTo(201);
 		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("eos").equals("deployed"));
 		List<String> before = DistributedFailoverIntegrationTests.hosts(api, "bridge");
 		assertThat(before).hasSize(1);
 		XdProcess victim = containers.stream().filter(process -> process.name().equals(before.get(0))).findFirst()
 			.orElseThrow();
 		CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> ZooKeeperRestartIntegrationTests.send(brokers,
-				in, messages, Duration.ofSeconds(10)));
+				in, messages, Duration.ofSeconds(5)));
 
 		try (SequenceReader reader = new SequenceReader(brokers, "queue_3Aeos-out", messages)) {
 			assertThat(reader.readUntil(() -> reader.received() >= messages / 5, Duration.ofSeconds(60))).isTrue();
