@@ -233,6 +233,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
 				}
 				catch (RuntimeException ex) {
+					// start over in a new transaction with the records before this one; ends, as end only shrinks
 					transaction.abort();
 					failure = ex;
 					end = i;
