@@ -271,7 +271,8 @@ class DistributedFailoverIntegrationTests {
 		return value.find() ? (long) Double.parseDouble(value.group(1)) : 0;
 	}
 
-	private static List<String> hosts(AdminApi api, String label) {
+	/** The containers where an instance of the processor {@code label} is deployed. */
+	static List<String> hosts(AdminApi api, String label) {
 		List<String> hosts = new ArrayList<>();
 		for (JsonNode module : api.get("/runtime/modules").json().get("content")) {
 			if (module.get("moduleId").asString().contains(".processor." + label + ".")

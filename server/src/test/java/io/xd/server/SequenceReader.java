@@ -16,7 +16,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Reads what a stream wrote to a Kafka topic from the start and checks the sequence numbers of
  * {@code load-generator --generateTimestamp=true} (the first 4 bytes of each payload): which arrived, how many came
- * more than once, which are missing.
+ * more than once, which are missing. It reads committed records only ({@code read_committed}), as the bus's own
+ * consumers do: records of aborted transactions are not what a stream delivered.
  */
 final class SequenceReader implements AutoCloseable {
 
@@ -35,7 +36,8 @@ final class SequenceReader implements AutoCloseable {
 	SequenceReader(String brokers, String topic, int expected) {
 		this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers,
 				ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-				"earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+				"earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(),
+				new ByteArrayDeserializer());
 		this.consumer.subscribe(List.of(topic));
 		this.expected = expected;
 		this.seen = new BitSet(expected);

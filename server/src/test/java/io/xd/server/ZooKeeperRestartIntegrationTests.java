@@ -115,12 +115,7 @@ class ZooKeeperRestartIntegrationTests {
 		// stream's modules are: every number must come out of the bridge, whatever ZooKeeper does meanwhile
 		int messages = 60_000;
 		String in = "queue_3Azkr-in";
-		try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers))) {
-			kafka.createTopics(List.of(new NewTopic(in, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
+		createTopic(brokers, in);
 		api.createStream("zkr", "queue:zkr-in > bridge > queue:zkr-out", true);
 		await().atMost(Duration.ofSeconds(60)).until(() -> api.status("zkr").equals("deployed"));
 		CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> send(brokers, in, messages,
@@ -159,8 +154,18 @@ class ZooKeeperRestartIntegrationTests {
 			.isEqualTo(occurrences(container.log(), "Undeployed module zkr.processor.bridge.1") + 1);
 	}
 
+	/** Creates {@code topic} with one partition, for a test to send to before a stream's module reads it. */
+	static void createTopic(String brokers, String topic) {
+		try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers))) {
+			kafka.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	/** Sends {@code count} 64-byte records, each starting with its sequence number, evenly over {@code duration}. */
-	private static void send(String brokers, String topic, int count, Duration duration) {
+	static void send(String brokers, String topic, int count, Duration duration) {
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
 				ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers, ProducerConfig.ACKS_CONFIG, "all"),
 				new ByteArraySerializer(), new ByteArraySerializer())) {

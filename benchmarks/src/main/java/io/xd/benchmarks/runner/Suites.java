@@ -294,8 +294,15 @@ final class Suites {
 	/** Sends {@code count} records of 512 B to {@code queue:<queue>} and waits until the broker has them all. */
 	private void fill(Singlenode singlenode, KafkaOffsets offsets, String queue, long count)
 			throws IOException, InterruptedException {
+		fill(singlenode, offsets, queue, count, 512);
+	}
+
+	/** Sends {@code count} records of {@code size} bytes to {@code queue:<queue>}; waits until the broker has them. */
+	private void fill(Singlenode singlenode, KafkaOffsets offsets, String queue, long count, int size)
+			throws IOException, InterruptedException {
 		String name = queue + "f";
-		singlenode.createStream(name, "load-generator --messageCount=" + count + " --messageSize=512 > queue:" + queue);
+		singlenode.createStream(name, "load-generator --messageCount=" + count + " --messageSize=" + size + " > queue:"
+				+ queue);
 		singlenode.deployStream(name, "");
 		// the bus's topic for queue:<name> (':' escaped as _3A, see KafkaTopicProvisioner)
 		String topic = "queue_3A" + queue;
@@ -458,5 +465,87 @@ final class Suites {
 			String properties, long count, Duration poll, boolean latency) throws IOException, InterruptedException {
 		return new StreamRun(name + this.bench.runId(), definition, properties, count, poll).run(singlenode, offsets,
 				latency, message -> this.bench.progress(message.strip()));
+	}
+
+	/**
+	 * The cost of exactly-once hops beside at-least-once at 100, 1 000 and 10 000 B: {@code queue:<q> > bridge |
+	 * throughput} drains a topic filled beforehand, the bridge at-least-once (the bus default) or transactional
+	 * ({@code module.bridge.consumer.transactional=true}), the two modes alternating in one singlenode.
+	 */
+	void exactlyOnce() throws IOException, InterruptedException {
+		this.bench.ensureBroker();
+		int rounds = this.quick ? 2 : 4;
+		List<Integer> sizes = List.of(100, 1000, 10_000);
+		// 5-20 s per drain here: the larger records go through the bridge's producer in 16 KB batches (batchSize)
+		Map<Integer, Long> counts = this.quick ? Map.of(100, 300_000L, 1000, 100_000L, 10_000, 15_000L)
+				: Map.of(100, 1_000_000L, 1000, 300_000L, 10_000, 40_000L);
+		List<String> modes = List.of("at-least-once", "exactly-once");
+		SuiteJson json = new SuiteJson(this.bench, "exactly-once", "Exactly-once cost: transactional hops beside "
+				+ "at-least-once")
+			.note("For each size S and mode, load-generator --messageCount=M --messageSize=S > queue:<q> fills a "
+					+ "1-partition topic first (until its end offset says so), then queue:<q> > bridge | throughput "
+					+ "drains it: the bridge's hop at-least-once (commit after each poll, producer acks=1) or "
+					+ "exactly-once (module.bridge.consumer.transactional=true: each poll's forwarded records and "
+					+ "offsets in one Kafka transaction, polls of up to 2 000 records rather than 500, producer "
+					+ "acks=all with idempotence); the throughput sink "
+					+ "reads read_committed either way. The rate is the sink's, from a third of the messages on. One "
+					+ "warm-up drain per mode, then " + rounds + " rounds, the two modes alternating (which goes first "
+					+ "alternates by round); each figure is the median of its rounds. M: " + counts.get(100) + ", "
+					+ counts.get(1000) + ", " + counts.get(10_000) + " at 100, 1 000, 10 000 B.")
+			.note("IBM Streams' consistent region (checkpointing) cost 10% of throughput at 100 B in its seed.")
+			.columns("size (bytes)", "at-least-once msg/s", "exactly-once msg/s", "exactly-once / at-least-once",
+					"at-least-once rounds (msg/s)", "exactly-once rounds (msg/s)");
+		Map<String, List<Double>> measured = new LinkedHashMap<>();
+		int[] queues = { 0 };
+		try (Singlenode singlenode = start("exactly-once", Bench.serverJavaOptions(), KAFKA);
+				KafkaOffsets offsets = offsets()) {
+			for (String mode : modes) {
+				exactlyOnceDrain(singlenode, offsets, "warm-up", "eos" + (++queues[0]), 100, counts.get(100) / 3, mode);
+			}
+			for (int round = 1; round <= rounds; round++) {
+				for (int size : sizes) {
+					List<String> order = (round % 2 == 1) ? modes : List.of(modes.get(1), modes.get(0));
+					for (String mode : order) {
+						Figure rate = exactlyOnceDrain(singlenode, offsets, "round " + round + "/" + rounds,
+								"eos" + (++queues[0]), size, counts.get(size), mode);
+						measured.computeIfAbsent(mode + " " + size, key -> new ArrayList<>())
+							.add(rate.isPresent() ? rate.get() : Double.NaN);
+					}
+				}
+			}
+		}
+		List<List<Figure>> medians = List.of(new ArrayList<>(), new ArrayList<>());
+		for (int size : sizes) {
+			Figure atLeastOnce = median(measured.get(modes.get(0) + " " + size));
+			Figure exactlyOnce = median(measured.get(modes.get(1) + " " + size));
+			Figure ratio = (atLeastOnce.isPresent() && exactlyOnce.isPresent())
+					? Figure.of(exactlyOnce.get() / atLeastOnce.get()) : Figure.na("a mode measured no rate");
+			json.row(size, atLeastOnce, exactlyOnce, SuiteJson.rounded(ratio, 2),
+					rounds(measured.get(modes.get(0) + " " + size)), rounds(measured.get(modes.get(1) + " " + size)));
+			medians.get(0).add(atLeastOnce);
+			medians.get(1).add(exactlyOnce);
+		}
+		json.chart("Kafka hop throughput, at-least-once and exactly-once (median)", "bar", "message size (bytes)",
+				"msg/s", true)
+			.series(modes.get(0), sizes, medians.get(0))
+			.series(modes.get(1), sizes, medians.get(1));
+		json.write();
+	}
+
+	/** Fills a fresh queue with {@code count} records of {@code size} bytes and drains it through a bridge. */
+	private Figure exactlyOnceDrain(Singlenode singlenode, KafkaOffsets offsets, String what, String queue, int size,
+			long count, String mode) throws IOException, InterruptedException {
+		String name = queue + this.bench.runId();
+		fill(singlenode, offsets, name, count, size);
+		Figure rate = stream(singlenode, null, name + "d", "queue:" + name + " > bridge | throughput "
+				+ "--reportEveryMs=500", "module.bridge.consumer.transactional=" + mode.equals("exactly-once"), count,
+				FAST_POLL, false).steadySinkRate();
+		this.bench.progress("exactly-once, " + what + ": " + size + " B, " + mode + ": " + rate.format("%.0f")
+				+ " msg/s");
+		return rate;
+	}
+
+	private static String rounds(List<Double> rates) {
+		return rates.stream().map(rate -> String.format("%.0f", rate)).collect(Collectors.joining(", "));
 	}
 }

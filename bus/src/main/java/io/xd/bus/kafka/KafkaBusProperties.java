@@ -79,6 +79,15 @@ public class KafkaBusProperties {
 	 */
 	private boolean noLoss;
 
+	/**
+	 * Exactly-once hops: a consumer handles each poll's records in one Kafka transaction, in which what its module
+	 * sends and the poll's offsets are committed together or not at all (read-process-write), so that a crash or a
+	 * failing record never makes a forwarded copy appear twice downstream. Every producer sends with {@code acks=all}
+	 * and idempotence, as under {@link #isNoLoss() noLoss}. Off by default; a module's own
+	 * {@code consumer.transactional} wins for it. Consumers always read committed records only.
+	 */
+	private boolean transactional;
+
 	/** How long administrative calls (topic creation, metadata) may take before the binding fails. */
 	private Duration adminTimeout = Duration.ofSeconds(30);
 
@@ -146,6 +155,14 @@ public class KafkaBusProperties {
 
 	public void setNoLoss(boolean noLoss) {
 		this.noLoss = noLoss;
+	}
+
+	public boolean isTransactional() {
+		return this.transactional;
+	}
+
+	public void setTransactional(boolean transactional) {
+		this.transactional = transactional;
 	}
 
 	public DataSize getSocketBufferSize() {

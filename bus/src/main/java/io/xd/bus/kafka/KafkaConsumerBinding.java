@@ -7,28 +7,37 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
+import org.springframework.kafka.listener.ConsumerAwareRecordRecoverer;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.support.Acknowledgment;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.bus.Binding;
@@ -44,6 +53,10 @@ import io.xd.bus.Binding;
  * poll are committed, the ones after it are delivered again.</li>
  * <li>{@link #unbind()} pauses the consumer first, so that what the last poll handled is committed before it stops
  * and the next owner of its partitions repeats nothing.</li>
+ * <li>In transactional mode each poll is handled in a Kafka transaction of the listener thread
+ * ({@link PollTransaction}): the module's sends and the poll's offsets commit together. A record whose handler
+ * throws aborts the transaction; the records before it are handled again in a new one, which commits, and it is
+ * delivered again as above. A record given up on goes to the dead-letter topic in a transaction with its offset.</li>
  * </ul>
  */
 final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListener {
@@ -84,6 +97,16 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	private final ConcurrentMessageListenerContainer<byte[], byte[]> listener;
 
+	/** Transactional mode: each listener thread's transaction, and what names their transactional ids. */
+	private final Map<Thread, PollTransaction> transactions = new ConcurrentHashMap<>();
+
+	private final String transactionalIdPrefix;
+
+	private final AtomicInteger transactionThreads = new AtomicInteger();
+
+	/** Transactional mode: dead letters sent in a transaction with their offset, made on the first one. */
+	private KafkaTemplate<byte[], byte[]> transactionalDeadLetters;
+
 	private volatile boolean unbound;
 
 	/**
@@ -105,10 +128,21 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
 
 		boolean raw = settings.raw();
+		// unique per binding instance; Kafka fences a zombie through its consumer group, not through this id
+		this.transactionalIdPrefix = "xd-" + groupId + "-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 		ContainerProperties container = new ContainerProperties(topic);
 		container.setGroupId(groupId);
-		container.setAckMode(ContainerProperties.AckMode.BATCH);
-		container.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handle(records, handler, raw));
+		if (settings.transactional()) {
+			// the offsets go in each poll's transaction; the container commits only what was handled without one
+			container.setAckMode(ContainerProperties.AckMode.MANUAL);
+			container.setMessageListener((BatchAcknowledgingConsumerAwareMessageListener<byte[], byte[]>) (records,
+					acknowledgment, consumer) -> handleInTransaction(records, acknowledgment, consumer, handler, raw));
+		}
+		else {
+			container.setAckMode(ContainerProperties.AckMode.BATCH);
+			container.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handle(records, handler,
+					raw));
+		}
 		container.setConsumerRebalanceListener(this);
 		if (!this.startIfNew.isEmpty()) {
 			// Spring Kafka would commit a new group's position on assignment, before this binding could move it back
@@ -126,10 +160,16 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		this.listener.setBeanName("xd-kafka-" + topic);
 		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters,
 				(record, ex) -> new TopicPartition(deadLetterTopic, -1));
-		this.listener.setCommonErrorHandler(new DefaultErrorHandler((record, ex) -> {
+		this.listener.setCommonErrorHandler(new DefaultErrorHandler((ConsumerAwareRecordRecoverer) (record, consumer,
+				ex) -> {
 			logger.error("Giving up on a record of '{}' (partition {}, offset {}) after its last attempt; it goes to "
 					+ "the dead-letter topic {}", name, record.partition(), record.offset(), deadLetterTopic, ex);
-			recoverer.accept(record, ex);
+			if (settings.transactional()) {
+				deadLetterInTransaction(record, consumer, ex, deadLetters, deadLetterTopic);
+			}
+			else {
+				recoverer.accept(record, ex);
+			}
 		}, settings.backOff()));
 	}
 
@@ -197,6 +237,118 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 	}
 
+	/**
+	 * Hands one poll's records to the module in order in the listener thread's transaction, then commits it with the
+	 * poll's offsets. When the handler throws on a record, the transaction is aborted and the records before it are
+	 * handed over again in a new one (their own sends were aborted with it), which commits with their offsets; the
+	 * failing record is reported by its index, to be delivered again or dead-lettered. Side effects of the module
+	 * outside Kafka may so happen twice; what it sends through the bus appears once.
+	 */
+	private void handleInTransaction(List<ConsumerRecord<byte[], byte[]>> records, Acknowledgment acknowledgment,
+			Consumer<?, ?> consumer, MessageHandler handler, boolean raw) {
+		PollTransaction transaction = this.transactions.computeIfAbsent(Thread.currentThread(),
+				thread -> new PollTransaction(this.transactionalIdPrefix + this.transactionThreads.getAndIncrement()));
+		transaction.enter();
+		try {
+			int end = records.size();
+			RuntimeException failure = null;
+			for (int i = 0; i < end; i++) {
+				ConsumerRecord<byte[], byte[]> record = records.get(i);
+				try {
+					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
+				}
+				catch (RuntimeException ex) {
+					// start over in a new transaction with the records before this one; ends, as end only shrinks
+					transaction.abort();
+					failure = ex;
+					end = i;
+					i = -1;
+				}
+			}
+			if (transaction.isOpen()) {
+				try {
+					transaction.commit(nextOffsets(records, end), consumer.groupMetadata());
+				}
+				catch (KafkaException ex) {
+					logger.warn("Could not commit the transaction of a poll of '{}'; its records are delivered again",
+							this.name, ex);
+					rewindToCommitted(consumer, records);
+					return;
+				}
+			}
+			else if (failure == null) {
+				// nothing was sent: the offsets are committed as they are without transactions
+				acknowledgment.acknowledge();
+			}
+			if (failure != null) {
+				// the error handler commits the records before it (again, when the transaction did) and seeks to it
+				throw new BatchListenerFailedException(failure.getMessage(), failure, end);
+			}
+		}
+		finally {
+			PollTransaction.leave();
+		}
+	}
+
+	/** The next offset to read of each partition of {@code records}, after the first {@code count} of them. */
+	private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records,
+			int count) {
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		for (int i = 0; i < count; i++) {
+			ConsumerRecord<byte[], byte[]> record = records.get(i);
+			offsets.put(new TopicPartition(record.topic(), record.partition()),
+					new OffsetAndMetadata(record.offset() + 1));
+		}
+		return offsets;
+	}
+
+	/**
+	 * After a transaction that did not commit (or whose outcome was unknown), goes back to the committed offsets of
+	 * the poll's partitions that this consumer still owns, so that the next poll delivers what was not committed.
+	 */
+	private static void rewindToCommitted(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records) {
+		Map<TopicPartition, Long> first = new HashMap<>();
+		for (ConsumerRecord<byte[], byte[]> record : records) {
+			first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
+		}
+		first.keySet().retainAll(consumer.assignment());
+		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(first.keySet());
+		first.forEach((partition, offset) -> {
+			OffsetAndMetadata done = committed.get(partition);
+			consumer.seek(partition, (done != null) ? done.offset() : offset);
+		});
+	}
+
+	/** Sends a record given up on to the dead-letter topic in one transaction with its offset. */
+	private void deadLetterInTransaction(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, Exception ex,
+			KafkaTemplate<byte[], byte[]> deadLetters, String deadLetterTopic) {
+		KafkaTemplate<byte[], byte[]> template = transactionalDeadLetters(deadLetters);
+		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(template,
+				(failed, cause) -> new TopicPartition(deadLetterTopic, -1));
+		template.executeInTransaction(operations -> {
+			recoverer.accept(record, consumer, ex);
+			operations.sendOffsetsToTransaction(Map.of(new TopicPartition(record.topic(), record.partition()),
+					new OffsetAndMetadata(record.offset() + 1)), consumer.groupMetadata());
+			return null;
+		});
+	}
+
+	private synchronized KafkaTemplate<byte[], byte[]> transactionalDeadLetters(
+			KafkaTemplate<byte[], byte[]> deadLetters) {
+		if (this.transactionalDeadLetters == null) {
+			Map<String, Object> config = new HashMap<>(deadLetters.getProducerFactory().getConfigurationProperties());
+			config.put(ProducerConfig.ACKS_CONFIG, "all");
+			config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+			config.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+					(int) PollTransaction.TRANSACTION_TIMEOUT.toMillis());
+			DefaultKafkaProducerFactory<byte[], byte[]> factory = new DefaultKafkaProducerFactory<>(config,
+					new ByteArraySerializer(), new ByteArraySerializer());
+			factory.setTransactionIdPrefix(this.transactionalIdPrefix + "dead-letters-");
+			this.transactionalDeadLetters = new KafkaTemplate<>(factory);
+		}
+		return this.transactionalDeadLetters;
+	}
+
 	@Override
 	public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		// resolve the starting positions now, so that "ready" means messages sent from now on are seen
@@ -259,5 +411,14 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 				Duration.ofMillis(10));
 		this.listener.stop();
 		this.assigned.clear();
+		// the listener threads have ended: no transaction is open
+		this.transactions.values().forEach(PollTransaction::close);
+		this.transactions.clear();
+		synchronized (this) {
+			if (this.transactionalDeadLetters != null
+					&& this.transactionalDeadLetters.getProducerFactory() instanceof DefaultKafkaProducerFactory<?, ?> f) {
+				f.destroy();
+			}
+		}
 	}
 }

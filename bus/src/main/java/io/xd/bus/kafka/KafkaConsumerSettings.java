@@ -25,17 +25,22 @@ import io.xd.bus.BindingProperties;
  * @param backOffInitialInterval wait before the second delivery
  * @param backOffMaxInterval longest wait between deliveries
  * @param backOffMultiplier growth of the wait after each failed delivery
+ * @param transactional whether each poll's records, what the module sends while handling them and their offsets
+ * commit in one Kafka transaction ({@link PollTransaction})
  * @param clientConfig the Kafka consumer's configuration, without the group id and offset reset, which depend on
  * the channel
  */
 record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount, int replicationFactor,
 		int maxAttempts, Duration backOffInitialInterval, Duration backOffMaxInterval, double backOffMultiplier,
-		Map<String, Object> clientConfig) {
+		boolean transactional, Map<String, Object> clientConfig) {
 
 	/** The keys of {@code module.<label>.consumer.*} the Kafka bus understands, besides Kafka client properties. */
 	static final Set<String> KEYS = Set.of("concurrency", "maxAttempts", "backOffInitialInterval",
 			"backOffMaxInterval", "backOffMultiplier", "fetchSize", "minPartitionCount", "replicationFactor",
-			"queueSize", "durableSubscription", "autoCommitOffsetEnabled");
+			"queueSize", "durableSubscription", "autoCommitOffsetEnabled", "transactional");
+
+	/** {@code max.poll.records} of a transactional consumer, unless configured: Kafka's default is 500. */
+	static final int TRANSACTIONAL_MAX_POLL_RECORDS = 2000;
 
 	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
 	static KafkaConsumerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
@@ -48,6 +53,9 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		// never a record of an aborted or still open transaction, so that a module downstream of a transactional one
+		// sees each forwarded record once, whatever its own mode; a topic without transactions reads the same
+		config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, BindingValues.bytes("fetchSize",
 				values.size("fetchSize", defaults.getFetchSize())));
 		config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, BindingValues.bytes("socketBufferSize",
@@ -57,6 +65,11 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 		config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, bus.getGroupProtocol());
 		if ("classic".equals(bus.getGroupProtocol())) {
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+		}
+		boolean transactional = values.bool("transactional", bus.isTransactional());
+		if (transactional) {
+			// a transaction per poll costs a few round trips to the coordinators: larger polls spread them thinner
+			config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, TRANSACTIONAL_MAX_POLL_RECORDS);
 		}
 		config.putAll(bus.getConsumerProperties());
 		values.passThrough(config);
@@ -68,7 +81,8 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 				values.atLeastOne("maxAttempts", defaults.getMaxAttempts()),
 				values.duration("backOffInitialInterval", defaults.getBackOffInitialInterval()),
 				values.duration("backOffMaxInterval", defaults.getBackOffMaxInterval()),
-				values.decimal("backOffMultiplier", defaults.getBackOffMultiplier()), Map.copyOf(config));
+				values.decimal("backOffMultiplier", defaults.getBackOffMultiplier()),
+				transactional, Map.copyOf(config));
 	}
 
 	/** How long to wait between the deliveries of a failing record; none after the last attempt. */

@@ -39,7 +39,8 @@ import io.xd.core.ChannelNames;
  * consumers of the group.</li>
  * <li>Publish-subscribe channels ({@code topic:} and taps) give each consumer group its own group id; a consumer
  * without a group gets a group of its own that starts at the end of the topic.</li>
- * <li>Delivery is at least once, with retries and dead-letter topics: see {@link KafkaConsumerBinding}.</li>
+ * <li>Delivery is at least once, with retries and dead-letter topics: see {@link KafkaConsumerBinding}; exactly once
+ * per hop in transactional mode ({@link KafkaBusProperties#isTransactional()}, {@link PollTransaction}).</li>
  * <li>A producer with a tap also publishes to the tap's topic while a tap consumer runs ({@link KafkaTaps}), whether
  * it writes to a pipe or to a {@code topic:}; an untapped producer writes each message once.</li>
  * </ul>

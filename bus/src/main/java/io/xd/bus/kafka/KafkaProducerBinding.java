@@ -1,5 +1,6 @@
 package io.xd.bus.kafka;
 
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,6 +9,7 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +26,8 @@ import io.xd.bus.ProducerBinding;
  * topic while the tap has subscribers. Sends are asynchronous unless {@code syncProducer}: a failure reported by the
  * client's callback fails the next send, so a module learns of it, after that send's own message has been handed to
  * the client ({@link EarlierSendFailedException}: it is not dropped). A send on a consumer thread is counted in that
- * thread's {@link InFlightSends}, so the poll that caused it is committed only once it is acknowledged.
+ * thread's {@link InFlightSends}, so the poll that caused it is committed only once it is acknowledged; a send on
+ * the thread of a transactional consumer goes through that thread's {@link PollTransaction}.
  */
 final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Callback {
 
@@ -45,6 +48,9 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 	private final Runnable untap;
 
 	private final Producer<byte[], byte[]> producer;
+
+	/** For the producer of a transactional consumer's thread, made when this binding sends on it first. */
+	private final Map<String, Object> clientConfig;
 
 	/** What {@link KafkaProducerSettings} says, read into fields once: nothing is looked up per record. */
 	private final Expression partitionKey;
@@ -72,6 +78,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		this.taps = taps;
 		this.untap = (tapTopic != null) ? taps.producerTapping(tapTopic) : () -> { };
 		this.producer = producer;
+		this.clientConfig = settings.clientConfig();
 		this.partitionKey = settings.partitionKey();
 		this.sync = settings.sync();
 		this.encoder = new KafkaRecords.Encoder(settings.raw());
@@ -116,7 +123,8 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		catch (IllegalArgumentException ex) {
 			throw new MessageDeliveryException(message, ex.getMessage(), ex);
 		}
-		var future = this.producer.send(record, InFlightSends.track(this));
+		Producer<byte[], byte[]> producer = PollTransaction.producer(this.producer, this.clientConfig);
+		var future = producer.send(record, InFlightSends.track(this));
 		if (this.sync) {
 			try {
 				future.get((timeout > 0) ? timeout : DEFAULT_SYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -127,7 +135,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 			}
 		}
 		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
-			this.producer.send(this.encoder.record(this.tapTopic, null, record.value(), message.getHeaders()),
+			producer.send(this.encoder.record(this.tapTopic, null, record.value(), message.getHeaders()),
 					InFlightSends.track(this));
 		}
 	}
@@ -151,7 +159,8 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	@Override
 	public void onCompletion(RecordMetadata metadata, Exception exception) {
-		if (exception != null) {
+		// a send of a transaction the bus aborted is no failure: the records that caused it are delivered again
+		if (exception != null && !(exception instanceof TransactionAbortedException)) {
 			if (this.failures.incrementAndGet() == 1 || this.failure.get() == null) {
 				logger.error("Sending to Kafka topic '{}' failed", this.topic, exception);
 			}

@@ -45,7 +45,7 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 		BindingValues values = new BindingValues(properties);
 		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
-		String acks = acks(values.text("requiredAcks", bus.isNoLoss() ? "all"
+		String acks = acks(values.text("requiredAcks", (bus.isNoLoss() || bus.isTransactional()) ? "all"
 				: String.valueOf(defaults.getRequiredAcks())));
 		config.put(ProducerConfig.ACKS_CONFIG, acks);
 		// idempotence needs acks=all; said either way, so that Kafka's own default does not decide it silently

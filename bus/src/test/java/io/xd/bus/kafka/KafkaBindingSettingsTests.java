@@ -65,6 +65,30 @@ class KafkaBindingSettingsTests {
 	}
 
 	@Test
+	void transactionalBusSendsWithAcksAllAndConsumersHandleInTransactionsUnlessAModuleSaysOtherwise() {
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).transactional()).isFalse();
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("transactional", "true")), this.bus)
+			.transactional()).isTrue();
+		this.bus.setTransactional(true);
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ProducerConfig.ACKS_CONFIG, "all")
+			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).transactional()).isTrue();
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("max.poll.records", "100")), this.bus)
+			.clientConfig()).containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100");
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("transactional", "false")), this.bus)
+			.transactional()).isFalse();
+	}
+
+	@Test
+	void consumersReadCommittedRecordsOnly() {
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+	}
+
+	@Test
 	void equalProducerPropertiesResolveToEqualClientConfigurations() {
 		BindingProperties properties = BindingProperties.of(Map.of("batchSize", "100"));
 		assertThat(KafkaProducerSettings.resolve(properties, this.bus).clientConfig())

@@ -56,14 +56,19 @@ class KafkaMessageBusIntegrationTests {
 	}
 
 	private KafkaMessageBus bus(String mode) {
+		KafkaMessageBus bus = new KafkaMessageBus(settings(mode));
+		this.buses.add(bus);
+		return bus;
+	}
+
+	/** The settings of a bus on the shared broker in {@code mode}, whose failing records are redelivered quickly. */
+	static KafkaBusProperties settings(String mode) {
 		KafkaBusProperties settings = new KafkaBusProperties();
 		settings.setBrokers(SharedKafkaBroker.brokers());
 		settings.setMode(mode);
 		settings.getDefault().setBackOffInitialInterval(Duration.ofMillis(20));
 		settings.getDefault().setBackOffMaxInterval(Duration.ofMillis(50));
-		KafkaMessageBus bus = new KafkaMessageBus(settings);
-		this.buses.add(bus);
-		return bus;
+		return settings;
 	}
 
 	@Test

@@ -43,6 +43,9 @@ public final class SharedKafkaBroker {
 					"false", "offsets.topic.num.partitions", "5", "group.consumer.min.heartbeat.interval.ms", "500",
 					"group.consumer.heartbeat.interval.ms", "1000", "group.consumer.min.session.timeout.ms", "3000",
 					"group.consumer.session.timeout.ms", "10000"));
+			// transactions (the bus's transactional mode) on a single broker, as bin/kafka-local has them
+			properties.putAll(Map.of("transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr",
+					"1", "transaction.state.log.num.partitions", "5"));
 			// the test kit's own listeners (on the ports it has bound already) and one that asks for SCRAM
 			// credentials; brokers and controllers keep talking over the plaintext ones
 			properties.putAll(Map.of("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"

@@ -35,8 +35,17 @@ public final class TopicRecords {
 	 */
 	public static List<ConsumerRecord<byte[], byte[]>> read(String topic, int expected, Duration timeout,
 			Duration linger) {
+		return read(topic, expected, timeout, linger, "read_uncommitted");
+	}
+
+	/**
+	 * As {@link #read(String, int, Duration, Duration)}, at an isolation level: {@code read_committed} sees the records
+	 * of committed transactions only, {@code read_uncommitted} those of aborted ones too.
+	 */
+	public static List<ConsumerRecord<byte[], byte[]>> read(String topic, int expected, Duration timeout,
+			Duration linger, String isolationLevel) {
 		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-		try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+		try (KafkaConsumer<byte[], byte[]> consumer = consumer(isolationLevel)) {
 			consumer.subscribe(List.of(topic));
 			long deadline = System.nanoTime() + timeout.toNanos();
 			while (records.size() < expected && System.nanoTime() < deadline) {
@@ -56,7 +65,12 @@ public final class TopicRecords {
 
 	/** A consumer of the shared broker in a group of its own that starts at the earliest offset. */
 	public static KafkaConsumer<byte[], byte[]> consumer() {
+		return consumer("read_uncommitted");
+	}
+
+	private static KafkaConsumer<byte[], byte[]> consumer(String isolationLevel) {
 		Map<String, Object> config = new HashMap<>();
+		config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
 		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers());
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

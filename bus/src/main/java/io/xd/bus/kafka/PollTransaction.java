@@ -1,0 +1,186 @@
+package io.xd.bus.kafka;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka transaction of a transactional consumer binding's listener thread: what the module sends while it
+ * handles a poll's records, and the offsets of those records, are committed together or not at all
+ * (read-process-write). Zombies are fenced by the consumer group (KIP-447): the offsets carry the consumer's group
+ * metadata, so a consumer that has lost its partitions cannot commit, and its transaction is aborted.
+ * <p>
+ * One instance per listener thread, kept across its polls and used by that thread only. The producer is made on the
+ * first send of the thread, from the client configuration of the producer binding that sends (with
+ * {@code acks=all}, idempotence and a transactional id of this instance's own), and the transaction begins with the
+ * first send of a poll: a poll whose handling sends nothing (a sink, a filter that drops every record) commits no
+ * transaction. A producer binding finds the producer through {@link #producer}, on the thread that
+ * {@link #enter entered} the transaction.
+ */
+final class PollTransaction implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(PollTransaction.class);
+
+	private static final ThreadLocal<PollTransaction> CURRENT = new ThreadLocal<>();
+
+	/**
+	 * How long a transaction may stay open before the broker aborts it, unless the producer configuration says
+	 * otherwise: as Kafka Streams has it under exactly-once, short, because the records after a crashed consumer's
+	 * open transaction reach no {@code read_committed} reader until it is aborted.
+	 */
+	static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
+
+	/** How long a commit whose outcome the client does not know yet is retried. */
+	private static final Duration COMMIT_PATIENCE = Duration.ofMinutes(1);
+
+	private static final Duration CLOSE_PATIENCE = Duration.ofSeconds(5);
+
+	private final String transactionalId;
+
+	private Map<String, Object> clientConfig;
+
+	private Producer<byte[], byte[]> producer;
+
+	private boolean open;
+
+	PollTransaction(String transactionalId) {
+		this.transactionalId = transactionalId;
+	}
+
+	/**
+	 * The producer a send on the calling thread goes through: while the thread handles a transactional poll, its
+	 * transactional producer, with the transaction begun; {@code outside} otherwise.
+	 * @param clientConfig the sending binding's client configuration, used if the thread has no producer yet
+	 */
+	static Producer<byte[], byte[]> producer(Producer<byte[], byte[]> outside, Map<String, Object> clientConfig) {
+		PollTransaction current = CURRENT.get();
+		return (current == null) ? outside : current.begin(clientConfig);
+	}
+
+	/** Makes this the calling thread's transaction, until {@link #leave()}. */
+	void enter() {
+		CURRENT.set(this);
+	}
+
+	/** The calling thread's sends go outside transactions again. */
+	static void leave() {
+		CURRENT.remove();
+	}
+
+	private Producer<byte[], byte[]> begin(Map<String, Object> config) {
+		if (this.producer == null) {
+			this.clientConfig = config;
+			this.producer = create(config);
+		}
+		if (!this.open) {
+			this.producer.beginTransaction();
+			this.open = true;
+		}
+		return this.producer;
+	}
+
+	private Producer<byte[], byte[]> create(Map<String, Object> config) {
+		Map<String, Object> transactional = new HashMap<>(config);
+		transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.transactionalId);
+		transactional.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		transactional.put(ProducerConfig.ACKS_CONFIG, "all");
+		transactional.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+		KafkaProducer<byte[], byte[]> created = new KafkaProducer<>(transactional, new ByteArraySerializer(),
+				new ByteArraySerializer());
+		try {
+			// fences an earlier producer of this id and completes or aborts what it left open
+			created.initTransactions();
+		}
+		catch (KafkaException ex) {
+			created.close(Duration.ZERO);
+			throw ex;
+		}
+		return created;
+	}
+
+	/** Whether a transaction is open: something was sent since the last commit or abort. */
+	boolean isOpen() {
+		return this.open;
+	}
+
+	/**
+	 * Commits the open transaction with {@code offsets}, the next offsets to read of the records handled.
+	 * @throws KafkaException when the transaction could not be committed; it was aborted, or its producer replaced
+	 * when the outcome is not known (the committed offsets then tell what happened)
+	 */
+	void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
+		try {
+			this.producer.sendOffsetsToTransaction(offsets, group);
+		}
+		catch (KafkaException ex) {
+			abort();
+			throw ex;
+		}
+		long deadline = System.nanoTime() + COMMIT_PATIENCE.toNanos();
+		while (true) {
+			try {
+				this.producer.commitTransaction();
+				this.open = false;
+				return;
+			}
+			catch (TimeoutException ex) {
+				// the commit may have happened: only the same call again may end the transaction now
+				if (System.nanoTime() > deadline) {
+					replace();
+					throw ex;
+				}
+			}
+			catch (KafkaException ex) {
+				abort();
+				throw ex;
+			}
+		}
+	}
+
+	/** Aborts the open transaction, if any: nothing it holds becomes visible to {@code read_committed} readers. */
+	void abort() {
+		if (!this.open) {
+			return;
+		}
+		this.open = false;
+		try {
+			this.producer.abortTransaction();
+		}
+		catch (KafkaException ex) {
+			// fenced, timed out by the broker or failed for good: the producer can do nothing more
+			logger.warn("Could not abort transaction {}; replacing its producer", this.transactionalId, ex);
+			replace();
+		}
+	}
+
+	/**
+	 * Closes the producer and makes a new one with the same transactional id at once, so that whatever the old one
+	 * left open is completed or aborted (and its offsets settled) before the consumer reads its committed offsets.
+	 */
+	private void replace() {
+		this.open = false;
+		this.producer.close(Duration.ZERO);
+		this.producer = null;
+		this.producer = create(this.clientConfig);
+	}
+
+	@Override
+	public void close() {
+		if (this.producer != null) {
+			this.producer.close(CLOSE_PATIENCE);
+			this.producer = null;
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package io.xd.bus.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.messaging.support.MessageBuilder;
+
+import io.xd.bus.BindingProperties;
+import io.xd.bus.ProducerBinding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Transactional hops (read-process-write): what a consumer's module forwards and the offsets it consumed commit
+ * together, so that a downstream {@code read_committed} reader sees each forwarded record once, even when a handler
+ * fails mid-poll and the poll's transaction is aborted.
+ */
+class KafkaTransactionalHopIntegrationTests {
+
+	private static final Duration LINGER = Duration.ofSeconds(2);
+
+	private final String prefix = "eos" + UUID.randomUUID().toString().substring(0, 8);
+
+	private final List<KafkaMessageBus> buses = new ArrayList<>();
+
+	@AfterEach
+	void close() {
+		this.buses.forEach(KafkaMessageBus::close);
+	}
+
+	private KafkaMessageBus transactionalBus() {
+		KafkaBusProperties settings = KafkaMessageBusIntegrationTests.settings("native");
+		settings.setTransactional(true);
+		KafkaMessageBus bus = new KafkaMessageBus(settings);
+		this.buses.add(bus);
+		return bus;
+	}
+
+	@Test
+	void forwardsEveryRecordOnceWhenAHandlerFailsMidPollAndItsTransactionIsAborted() {
+		KafkaMessageBus bus = transactionalBus();
+		String in = this.prefix + "-abort.0";
+		String out = this.prefix + "-abort.1";
+		int total = 2_000;
+		// sent before the consumer binds, so that its polls are full and the failing record has predecessors in its
+		// poll, forwarded in the transaction that is aborted
+		send(bus, in, total);
+		// each send acknowledged before the next, so that the aborted copies are in the log, not dropped unsent
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.of(Map.of("syncProducer", "true")));
+		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+		bus.bindConsumer(in, message -> {
+			String text = text((byte[]) message.getPayload());
+			forward.channel().send(message);
+			if (text.equals("m1234") && attempts.computeIfAbsent(text, key -> new AtomicInteger()).incrementAndGet() == 1) {
+				throw new IllegalStateException("failing once on " + text);
+			}
+		}, BindingProperties.NONE);
+
+		List<String> committed = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total,
+				Duration.ofSeconds(30), LINGER, "read_committed"));
+		assertThat(committed).containsExactlyElementsOf(IntStream.range(0, total).mapToObj(i -> "m" + i).toList());
+		assertThat(attempts.get("m1234")).hasValue(2);
+		// the aborted copies are in the log: a reader of uncommitted records sees them
+		List<String> all = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total + 1,
+				Duration.ofSeconds(10), Duration.ZERO, "read_uncommitted"));
+		assertThat(all.size()).as("records in the log, aborted ones included").isGreaterThan(total);
+		awaitCommitted(KafkaTopicProvisioner.topicName(in), KafkaTopicProvisioner.topicName(in), total);
+	}
+
+	@Test
+	void deadLettersARecordGivenUpOnOnceAndCommitsPastIt() {
+		KafkaMessageBus bus = transactionalBus();
+		String in = this.prefix + "-dlq.0";
+		String out = this.prefix + "-dlq.1";
+		int total = 300;
+		send(bus, in, total);
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.NONE);
+		bus.bindConsumer(in, message -> {
+			forward.channel().send(message);
+			if (text((byte[]) message.getPayload()).equals("m150")) {
+				throw new IllegalStateException("cannot handle m150");
+			}
+		}, BindingProperties.of(Map.of("maxAttempts", "2")));
+
+		String topic = KafkaTopicProvisioner.topicName(in);
+		String deadLetterTopic = KafkaTopicProvisioner.topicName("error." + topic + "." + topic);
+		List<String> dead = texts(TopicRecords.read(deadLetterTopic, 1, Duration.ofSeconds(30), LINGER,
+				"read_committed"));
+		assertThat(dead).containsExactly("m150");
+		List<String> forwarded = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total - 1,
+				Duration.ofSeconds(30), LINGER, "read_committed"));
+		assertThat(forwarded).containsExactlyElementsOf(IntStream.range(0, total)
+			.filter(i -> i != 150)
+			.mapToObj(i -> "m" + i)
+			.toList());
+		awaitCommitted(topic, topic, total);
+	}
+
+	@Test
+	void aModuleThatSendsNothingCommitsItsOffsetsWithoutATransaction() {
+		KafkaMessageBus bus = transactionalBus();
+		String in = this.prefix + "-sink.0";
+		int total = 100;
+		AtomicInteger handled = new AtomicInteger();
+		bus.bindConsumer(in, message -> handled.incrementAndGet(), BindingProperties.NONE);
+		send(bus, in, total);
+		String topic = KafkaTopicProvisioner.topicName(in);
+		awaitCommitted(topic, topic, total);
+		assertThat(handled).hasValue(total);
+	}
+
+	/** Sends {@code m0}, {@code m1}, ... to {@code pipe}. */
+	private static void send(KafkaMessageBus bus, String pipe, int count) {
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.NONE);
+		IntStream.range(0, count).forEach(i -> producer.channel().send(MessageBuilder.withPayload(bytes("m" + i))
+			.build()));
+	}
+
+	private static void awaitCommitted(String group, String topic, long offset) {
+		TopicPartition partition = new TopicPartition(topic, 0);
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+				SharedKafkaBroker.brokers()))) {
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				OffsetAndMetadata committed = admin.listConsumerGroupOffsets(group)
+					.partitionsToOffsetAndMetadata()
+					.get()
+					.get(partition);
+				return committed != null && committed.offset() == offset;
+			});
+		}
+	}
+
+	private static List<String> texts(List<ConsumerRecord<byte[], byte[]>> records) {
+		return records.stream().map(record -> text(record.value())).toList();
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static String text(byte[] bytes) {
+		return new String(bytes, StandardCharsets.UTF_8);
+	}
+}
