@@ -24,6 +24,7 @@ public final class BenchRunner {
 			  partitions  Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per partition)
 			  tuning      Kafka consumer fetch size and socket receive buffer, three values each, at 512 B (IBM's test)
 			  footprint   heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
+			  contention  broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside and without, CPU shares
 
 			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
@@ -48,6 +49,7 @@ public final class BenchRunner {
 				case "partitions" -> suites.partitions();
 				case "tuning" -> suites.tuning();
 				case "footprint" -> suites.footprint();
+				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
 				default -> throw new IllegalStateException("no suite " + suite);
 			}
 		}
