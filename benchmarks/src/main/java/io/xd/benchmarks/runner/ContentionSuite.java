@@ -44,6 +44,9 @@ final class ContentionSuite {
 
 	static final String POSTGRES = "PostgreSQL";
 
+	/** The load generator's thread, apart from the rest of XD: the test's driver, not the system under test. */
+	static final String LOAD_GENERATOR = "load generator";
+
 	/** The jdbc sink's batch: rows per insert, and how long a row waits at most for its batch to fill. */
 	private static final String JDBC_BATCH = "--batchSize=100 --idleTimeout=10";
 
@@ -149,12 +152,16 @@ final class ContentionSuite {
 	private Step measure(Singlenode singlenode, KafkaOffsets offsets, Database database, Map<String, List<Long>> groups,
 			int rate, int seconds, int index) throws IOException, InterruptedException {
 		String mode = (database == null) ? ALONE : CONTENDED;
-		String name = "cont" + ((database == null) ? "a" : "c") + index + this.bench.runId();
-		String processing = name + "p";
-		String tap = name + "db";
-		String table = "rows_" + name;
+		// every name of the step holds this token (so do the Kafka consumer groups of its channels), each starts
+		// with its own letter: the load generator's thread name, cut to 15 bytes by Linux, is then the step's own
+		String token = ((database == null) ? "a" : "c") + index + this.bench.runId();
+		String source = "g" + token;
+		String processing = "p" + token;
+		String tap = "d" + token;
+		String queue = "queue:q" + token;
+		String table = "rows_" + token;
 		this.bench.progress("contention: " + mode + ", offering " + rate + " msg/s for " + seconds + "s");
-		singlenode.createStream(processing, "queue:" + name + "q > " + PROCESSING);
+		singlenode.createStream(processing, queue + " > " + PROCESSING);
 		singlenode.deployStream(processing, "");
 		if (database != null) {
 			database.createTable(table);
@@ -164,11 +171,16 @@ final class ContentionSuite {
 					+ JDBC_BATCH);
 			singlenode.deployStream(tap, "");
 		}
-		awaitAssigned(offsets, name, (database == null) ? 2 : 4);
-		CpuShares.Snapshot before = CpuShares.take(groups);
-		StreamRun.Result result = new StreamRun(name, Suites.timedLoad(rate, seconds) + " > queue:" + name + "q", "", 0,
-				POLL, processing).run(singlenode, null, true, message -> this.bench.progress(message.strip()));
-		Map<String, Figure> cpu = CpuShares.between(before, CpuShares.take(groups));
+		awaitAssigned(offsets, token, (database == null) ? 2 : 4);
+		StreamRun.Result result;
+		Map<String, Figure> cpu;
+		try (CpuShares.ThreadWatch generator = new CpuShares.ThreadWatch(singlenode.pid(),
+				"xd-" + source + "-load-generator-producer-0")) {
+			CpuShares.Snapshot before = CpuShares.take(groups).carve(XD, LOAD_GENERATOR, 0);
+			result = new StreamRun(source, Suites.timedLoad(rate, seconds) + " > " + queue, "", 0, POLL, processing)
+				.run(singlenode, null, true, message -> this.bench.progress(message.strip()));
+			cpu = CpuShares.between(before, CpuShares.take(groups).carve(XD, LOAD_GENERATOR, generator.ticks()));
+		}
 		DatabasePath path = null;
 		if (database != null) {
 			path = database.awaitRows(table, result.total());
@@ -189,14 +201,14 @@ final class ContentionSuite {
 	}
 
 	/**
-	 * Waits until the consumer groups of a step's streams (their ids hold its name) have their partitions, and a
+	 * Waits until the consumer groups of a step's streams (their ids hold its token) have their partitions, and a
 	 * second more for their first fetch; goes on after 60 s, saying so.
 	 */
-	private void awaitAssigned(KafkaOffsets offsets, String name, int groups) throws InterruptedException {
+	private void awaitAssigned(KafkaOffsets offsets, String token, int groups) throws InterruptedException {
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (!offsets.assigned(name, groups)) {
+		while (!offsets.assigned(token, groups)) {
 			if (System.nanoTime() > deadline) {
-				this.bench.progress("contention: the consumers of " + name + " were not all assigned after 60 s");
+				this.bench.progress("contention: the consumers of step " + token + " were not all assigned after 60 s");
 				return;
 			}
 			Thread.sleep(200);
@@ -282,13 +294,14 @@ final class ContentionSuite {
 					+ (long) (BOUND_MICROS / 1000) + " ms (with PostgreSQL: the stream's or the database path's, or "
 					+ "rows missing); the two modes alternate at each rate. CPU: each component's share of the "
 					+ "machine's " + Runtime.getRuntime().availableProcessors() + " CPUs (100% = all busy) from /proc "
-					+ "while the stream ran (a process with its descendants); other = busy outside them (the runner, "
-					+ "the kernel, other users).")
+					+ "while the stream ran (a process with its descendants); XD is the singlenode without its load "
+					+ "generator's thread (the test's driver, which paces its sends by parking, yielding and spinning), "
+					+ "shown apart; other = busy outside them (the runner, the kernel, other users).")
 			.note("Knee (highest rate sustained): alone " + kneeText(aloneKnee) + ", with PostgreSQL "
 					+ kneeText(contendedKnee) + ".")
 			.columns("mode", "offered msg/s", "achieved msg/s", "p50 us", "p99 us", "p99.9 us", "DB rows", "DB msg/s",
-					"DB p50 us", "DB p99 us", "DB p99.9 us", "CPU % broker", "CPU % XD", "CPU % PostgreSQL",
-					"CPU % other", "CPU % idle", "not sustained because");
+					"DB p50 us", "DB p99 us", "DB p99.9 us", "CPU % broker", "CPU % XD", "CPU % load generator",
+					"CPU % PostgreSQL", "CPU % other", "CPU % idle", "not sustained because");
 		for (Step step : steps) {
 			List<Object> row = new ArrayList<>(List.of(step.mode(), step.rate(), step.achieved()));
 			PERCENTILES.forEach(p -> row.add(step.latency().get(p)));
@@ -318,7 +331,7 @@ final class ContentionSuite {
 				+ step.rate()).toList();
 		SuiteJson.Chart cpu = json.chart("CPU share of the machine by component", "bar", "mode and offered msg/s",
 				"% of all CPUs", false);
-		for (String component : List.of(BROKER, XD, POSTGRES, CpuShares.OTHER)) {
+		for (String component : List.of(BROKER, XD, LOAD_GENERATOR, POSTGRES, CpuShares.OTHER)) {
 			cpu.series(component, labels, steps.stream().map(step -> step.cpu().get(component)).toList());
 		}
 		json.write();

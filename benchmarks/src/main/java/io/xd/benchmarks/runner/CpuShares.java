@@ -1,11 +1,14 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * The CPU time of groups of processes, from Linux's {@code /proc}, as shares of the whole machine between two
@@ -34,6 +37,94 @@ final class CpuShares {
 	 * @param groups each group's ticks so far
 	 */
 	record Snapshot(long machineTotal, long machineIdle, Map<String, Long> groups) {
+
+		/**
+		 * A copy in which group {@code from} gives {@code ticks} of its own to a new group {@code part}, placed right
+		 * after it: to report a thread apart from the rest of its process.
+		 */
+		Snapshot carve(String from, String part, long ticks) {
+			Map<String, Long> carved = new LinkedHashMap<>();
+			this.groups.forEach((name, value) -> {
+				carved.put(name, name.equals(from) ? value - ticks : value);
+				if (name.equals(from)) {
+					carved.put(part, ticks);
+				}
+			});
+			return new Snapshot(this.machineTotal, this.machineIdle, carved);
+		}
+	}
+
+	/**
+	 * The CPU ticks of the threads of one process whose name (as {@code /proc} keeps it: the first 15 bytes) equals
+	 * that of a given thread name, read every 100 ms on a thread of its own until closed, so that the time of a
+	 * thread that has ended by then is kept.
+	 */
+	static final class ThreadWatch implements AutoCloseable {
+
+		private final Path tasks;
+
+		private final String comm;
+
+		private final Map<String, Long> seen = new ConcurrentHashMap<>();
+
+		private final Thread poller;
+
+		private volatile boolean closed;
+
+		ThreadWatch(long pid, String threadName) {
+			this.tasks = Path.of("/proc", Long.toString(pid), "task");
+			byte[] name = threadName.getBytes(StandardCharsets.UTF_8);
+			this.comm = new String(name, 0, Math.min(15, name.length), StandardCharsets.UTF_8);
+			this.poller = new Thread(this::poll, "cpu-thread-watch");
+			this.poller.setDaemon(true);
+			this.poller.start();
+		}
+
+		private void poll() {
+			while (!this.closed) {
+				read();
+				try {
+					Thread.sleep(100);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+
+		private void read() {
+			try (Stream<Path> threads = Files.list(this.tasks)) {
+				for (Path thread : threads.toList()) {
+					try {
+						String stat = Files.readString(thread.resolve("stat"));
+						int open = stat.indexOf('(');
+						int close = stat.lastIndexOf(')');
+						if (open >= 0 && close > open && stat.substring(open + 1, close).equals(this.comm)) {
+							this.seen.merge(thread.getFileName().toString(), CpuShares.ticks(stat), Math::max);
+						}
+					}
+					catch (IOException ex) {
+						// the thread ended since the listing: its last reading stands
+					}
+				}
+			}
+			catch (IOException ex) {
+				// the process is gone
+			}
+		}
+
+		/** The ticks of every matching thread seen so far, each at its last reading. */
+		long ticks() {
+			read();
+			return this.seen.values().stream().mapToLong(Long::longValue).sum();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.closed = true;
+			this.poller.interrupt();
+			this.poller.join();
+		}
 	}
 
 	/** Reads {@code /proc} now, for groups given by name and root process ids (a group without roots reads 0). */

@@ -46,6 +46,37 @@ class CpuSharesTests {
 	}
 
 	@Test
+	void aCarvedThreadIsReportedApartFromItsProcess() {
+		CpuShares.Snapshot before = new CpuShares.Snapshot(10_000, 6_000, Map.of("XD", 200L)).carve("XD", "thread", 0);
+		CpuShares.Snapshot after = new CpuShares.Snapshot(10_400, 6_100, Map.of("XD", 380L)).carve("XD", "thread", 80);
+
+		Map<String, Figure> shares = CpuShares.between(before, after);
+
+		assertThat(shares.keySet()).containsExactly("XD", "thread", CpuShares.OTHER, CpuShares.IDLE);
+		assertThat(shares.get("XD").get()).isCloseTo(25, within(1e-9));
+		assertThat(shares.get("thread").get()).isCloseTo(20, within(1e-9));
+	}
+
+	@Test
+	void watchesTheTimeOfANamedThreadAfterItEnded() throws Exception {
+		String name = "spinning-thread-of-this-test";
+		Thread spinner = new Thread(() -> {
+			long end = System.nanoTime() + 300_000_000L;
+			while (System.nanoTime() < end) {
+				Thread.onSpinWait();
+			}
+		}, name);
+		try (CpuShares.ThreadWatch watch = new CpuShares.ThreadWatch(ProcessHandle.current().pid(), name)) {
+			spinner.start();
+			spinner.join();
+			Thread.sleep(150);
+
+			// 300 ms of spinning is about 30 ticks at Linux's usual 100 per second
+			assertThat(watch.ticks()).isGreaterThanOrEqualTo(10);
+		}
+	}
+
+	@Test
 	void noTimePassedGivesFiguresWithAReasonNotZeros() {
 		CpuShares.Snapshot same = new CpuShares.Snapshot(10_000, 6_000, Map.of("XD", 1L));
 
