@@ -34,7 +34,10 @@ final class ContentionSuite {
 
 	static final double BOUND_MICROS = 250_000;
 
-	static final List<Integer> RATES = List.of(1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000);
+	static final List<Integer> RATES = List.of(200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000);
+
+	/** The rate of the warm-up steps, one of each mode, before the measured ones. */
+	private static final int WARM_UP_RATE = 1000;
 
 	static final String ALONE = "alone";
 
@@ -129,9 +132,9 @@ final class ContentionSuite {
 			Database database = new Database(postgres);
 			String settings = database.settings();
 			// a fresh JVM compiles and sizes itself through its first tens of seconds: one step of each mode first
-			this.bench.progress("contention: warming up (a step of each mode at " + RATES.get(0) + " msg/s, not kept)");
-			measure(singlenode, offsets, null, groups, RATES.get(0), seconds, RATES.size());
-			measure(singlenode, offsets, database, groups, RATES.get(0), seconds, RATES.size());
+			this.bench.progress("contention: warming up (a step of each mode at " + WARM_UP_RATE + " msg/s, not kept)");
+			measure(singlenode, offsets, null, groups, WARM_UP_RATE, seconds, RATES.size());
+			measure(singlenode, offsets, database, groups, WARM_UP_RATE, seconds, RATES.size());
 			boolean alone = true;
 			boolean contended = true;
 			for (int i = 0; i < RATES.size() && (alone || contended); i++) {
@@ -317,8 +320,8 @@ final class ContentionSuite {
 				"Co-located contention: Kafka broker, XD and PostgreSQL on one machine")
 			.note("The processing stream: " + Suites.timedLoad(0, seconds).replace("--rate=0", "--rate=R")
 					+ " > queue:q, and queue:q > " + PROCESSING + ", over Kafka (1-partition topics on the local "
-					+ "broker, so 2 hops); the source is deployed once every consumer has its partitions, so the "
-					+ "figures are of a running topology, without a stream's first second. Latency from the source's "
+					+ "broker, so 2 hops); the source is deployed once every consumer has its partitions (after a warm-up "
+					+ "step of each mode at " + WARM_UP_RATE + " msg/s, not reported). Latency from the source's "
 					+ "send to the sink, HdrHistogram over every message (p50, p99, p99.9: the sink's meter, the whole "
 					+ "run). Steady p99: after the source's first second, whose first sends wait for the new source's "
 					+ "producer (0.3-1.5 s here): the highest p99 of the sink's 500 ms interval reports from then on "
