@@ -14,7 +14,7 @@ final class BenchOptions {
 
 	/** Every suite of {@code bin/xd-bench}, in the order they run by default. */
 	static final List<String> SUITES = List.of("direct", "kafka", "latency", "saturation", "partitions", "tuning",
-			"footprint", "exactly-once");
+			"footprint", "exactly-once", "contention");
 
 	/** Record counts of {@code bin/kafka-bench} per message size: 15-20 s per side on 2 vCPUs. */
 	static final Map<Integer, Long> KAFKA_RECORDS = Map.of(100, 8_000_000L, 1000, 2_000_000L, 10_000, 200_000L,

@@ -25,6 +25,7 @@ public final class BenchRunner {
 			  tuning      Kafka consumer fetch size and socket receive buffer, three values each, at 512 B (IBM's test)
 			  footprint   heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
 			  exactly-once  a Kafka hop's throughput with transactions (exactly once) beside at-least-once, 100 B to 10 KB
+			  contention  broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside and without, CPU shares
 
 			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
@@ -50,6 +51,7 @@ public final class BenchRunner {
 				case "tuning" -> suites.tuning();
 				case "footprint" -> suites.footprint();
 				case "exactly-once" -> suites.exactlyOnce();
+				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
 				default -> throw new IllegalStateException("no suite " + suite);
 			}
 		}

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
@@ -68,6 +70,34 @@ final class KafkaOffsets implements AutoCloseable {
 		}
 		catch (TimeoutException ex) {
 			throw new IllegalStateException("The broker did not answer within 15 s for the offsets of " + topic, ex);
+		}
+	}
+
+	/**
+	 * The consumer groups whose id contains {@code token} (a fresh stream or channel name), and whether every member
+	 * of each has partitions assigned: {@code true} once at least {@code groups} such groups exist, all assigned.
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 * @throws IllegalStateException when the broker does not answer within 15 s
+	 */
+	boolean assigned(String token, int groups) throws InterruptedException {
+		try {
+			List<String> ids = this.admin.listGroups().all().get(15, TimeUnit.SECONDS).stream()
+				.map(GroupListing::groupId)
+				.filter(id -> id.contains(token))
+				.toList();
+			if (ids.size() < groups) {
+				return false;
+			}
+			Map<String, ConsumerGroupDescription> described = this.admin.describeConsumerGroups(ids).all()
+				.get(15, TimeUnit.SECONDS);
+			return described.values().stream().allMatch(group -> !group.members().isEmpty() && group.members()
+				.stream().allMatch(member -> !member.assignment().topicPartitions().isEmpty()));
+		}
+		catch (ExecutionException ex) {
+			return false; // a group that vanished or is still being created: not assigned yet
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("The broker did not answer within 15 s for the groups of " + token, ex);
 		}
 	}
 

@@ -82,6 +82,15 @@ final class Rates {
 		return perSecond(total, end - middle(sent, first));
 	}
 
+	/**
+	 * Whether a stream offered {@code offered} msg/s sustained it: it delivered at least 95% of that rate with its p99
+	 * latency within {@code boundMicros}; never when either figure is n/a.
+	 */
+	static boolean sustains(int offered, Figure achieved, Figure p99Micros, double boundMicros) {
+		return achieved.isPresent() && p99Micros.isPresent() && achieved.get() >= 0.95 * offered
+				&& p99Micros.get() <= boundMicros;
+	}
+
 	/** The last count, or 0 without samples. */
 	static long last(List<Sample> samples) {
 		return samples.isEmpty() ? 0 : samples.get(samples.size() - 1).count();

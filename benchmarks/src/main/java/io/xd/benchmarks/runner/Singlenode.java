@@ -159,6 +159,11 @@ final class Singlenode implements AutoCloseable {
 		return this.process.isAlive();
 	}
 
+	/** The server's log file. */
+	Path log() {
+		return this.log;
+	}
+
 	/** The last {@code lines} lines of the log. */
 	String tail(int lines) throws IOException {
 		List<String> all = Files.readAllLines(this.log, StandardCharsets.UTF_8);

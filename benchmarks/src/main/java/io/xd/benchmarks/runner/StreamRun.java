@@ -19,8 +19,14 @@ import java.util.function.Consumer;
  * @param expected the messages the source sends ({@code --messageCount}), or 0 when the source runs for a
  * duration: then the run is done once the source has stopped counting and the sink has every message it sent
  * @param poll how often to read the meters
+ * @param sinkStream the stream whose sink receives what the source sends: this one, or a stream deployed
+ * beforehand that reads the named channel this one writes to ({@code ... > queue:q} and {@code queue:q > ...})
  */
-record StreamRun(String name, String definition, String properties, long expected, Duration poll) {
+record StreamRun(String name, String definition, String properties, long expected, Duration poll, String sinkStream) {
+
+	StreamRun(String name, String definition, String properties, long expected, Duration poll) {
+		this(name, definition, properties, expected, poll, name);
+	}
 
 	static final String SENT = "xd_module_messages_out_total";
 
@@ -82,7 +88,7 @@ record StreamRun(String name, String definition, String properties, long expecte
 		singlenode.createStream(this.name, this.definition);
 		singlenode.deployStream(this.name, this.properties);
 		Map<String, String> source = Map.of("stream", this.name, "type", "source");
-		Map<String, String> sink = Map.of("stream", this.name, "type", "sink");
+		Map<String, String> sink = Map.of("stream", this.sinkStream, "type", "sink");
 		String topic = KafkaOffsets.pipeTopic(this.name, 0);
 		List<Sample> sent = new ArrayList<>();
 		List<Sample> received = new ArrayList<>();
@@ -140,8 +146,8 @@ record StreamRun(String name, String definition, String properties, long expecte
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 		while (true) {
 			Prometheus meters = singlenode.prometheus(LatencySummary.LATENCY, LatencySummary.MEASURED);
-			if (LatencySummary.measured(meters, this.name) >= total || System.nanoTime() > deadline) {
-				return LatencySummary.of(meters, this.name);
+			if (LatencySummary.measured(meters, this.sinkStream) >= total || System.nanoTime() > deadline) {
+				return LatencySummary.of(meters, this.sinkStream);
 			}
 			Thread.sleep(100);
 		}

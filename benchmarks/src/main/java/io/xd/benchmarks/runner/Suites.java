@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  */
 final class Suites {
 
-	private static final String[] KAFKA = { "--transport", "kafka", "--xd.messagebus.kafka.brokers=" + Bench.BROKER };
+	static final String[] KAFKA = { "--transport", "kafka", "--xd.messagebus.kafka.brokers=" + Bench.BROKER };
 
 	private static final Duration FAST_POLL = Duration.ofMillis(50);
 
@@ -165,8 +165,7 @@ final class Suites {
 				offered.add(rate);
 				achieved.add(rateAchieved);
 				p99s.add(p99);
-				boolean sustained = rateAchieved.isPresent() && p99.isPresent() && rateAchieved.get() >= 0.95 * rate
-						&& p99.get() <= boundMicros;
+				boolean sustained = Rates.sustains(rate, rateAchieved, p99, boundMicros);
 				if (!sustained) {
 					break;
 				}
@@ -447,7 +446,7 @@ final class Suites {
 		return Figure.na("no VmRSS in " + status);
 	}
 
-	private static String timedLoad(int rate, int seconds) {
+	static String timedLoad(int rate, int seconds) {
 		return "load-generator --rate=" + rate + " --duration=" + seconds + "s --messageSize=100 --generateTimestamp=true";
 	}
 

@@ -13,7 +13,7 @@ class BenchOptionsTests {
 
 		assertThat(options.quick()).isTrue();
 		assertThat(options.suites()).containsExactly("direct", "kafka", "latency", "saturation", "partitions",
-				"tuning", "footprint", "exactly-once");
+				"tuning", "footprint", "exactly-once", "contention");
 	}
 
 	@Test
