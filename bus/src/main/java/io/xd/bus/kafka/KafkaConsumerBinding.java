@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -336,11 +335,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	private synchronized KafkaTemplate<byte[], byte[]> transactionalDeadLetters(
 			KafkaTemplate<byte[], byte[]> deadLetters) {
 		if (this.transactionalDeadLetters == null) {
-			Map<String, Object> config = new HashMap<>(deadLetters.getProducerFactory().getConfigurationProperties());
-			config.put(ProducerConfig.ACKS_CONFIG, "all");
-			config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-			config.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-					(int) PollTransaction.TRANSACTION_TIMEOUT.toMillis());
+			Map<String, Object> config = PollTransaction.transactionalConfig(
+					deadLetters.getProducerFactory().getConfigurationProperties());
 			DefaultKafkaProducerFactory<byte[], byte[]> factory = new DefaultKafkaProducerFactory<>(config,
 					new ByteArraySerializer(), new ByteArraySerializer());
 			factory.setTransactionIdPrefix(this.transactionalIdPrefix + "dead-letters-");

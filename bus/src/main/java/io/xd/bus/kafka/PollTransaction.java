@@ -91,12 +91,21 @@ final class PollTransaction implements AutoCloseable {
 		return this.producer;
 	}
 
-	private Producer<byte[], byte[]> create(Map<String, Object> config) {
+	/**
+	 * {@code config} as a transactional producer needs it: {@code acks=all}, idempotence, and
+	 * {@link #TRANSACTION_TIMEOUT} unless it names a timeout; the transactional id is the caller's to add.
+	 */
+	static Map<String, Object> transactionalConfig(Map<String, Object> config) {
 		Map<String, Object> transactional = new HashMap<>(config);
-		transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.transactionalId);
 		transactional.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
 		transactional.put(ProducerConfig.ACKS_CONFIG, "all");
 		transactional.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
+		return transactional;
+	}
+
+	private Producer<byte[], byte[]> create(Map<String, Object> config) {
+		Map<String, Object> transactional = transactionalConfig(config);
+		transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.transactionalId);
 		KafkaProducer<byte[], byte[]> created = new KafkaProducer<>(transactional, new ByteArraySerializer(),
 				new ByteArraySerializer());
 		try {
