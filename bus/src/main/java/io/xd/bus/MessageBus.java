@@ -32,6 +32,18 @@ public interface MessageBus extends AutoCloseable {
 	 */
 	ProducerBinding bindProducer(String name, String tapName, BindingProperties properties);
 
+	/**
+	 * Binds the sending end of a point-to-point channel as {@link #bindProducer(String, String, BindingProperties)}
+	 * does, with {@code counter} counting every message the channel accepts. By default the channel counts each
+	 * message once the bus has taken it; a bus that binds directly may count a hop once for both ends instead
+	 * ({@link DirectConsumer}).
+	 * @param counter what counts the sends, or {@code null} for none
+	 */
+	default ProducerBinding bindProducer(String name, String tapName, BindingProperties properties,
+			SendCounter counter) {
+		return CountedProducerBinding.of(bindProducer(name, tapName, properties), counter);
+	}
+
 	/** Binds a consumer of a point-to-point channel. */
 	Binding bindConsumer(String name, MessageHandler handler, BindingProperties properties);
 
@@ -42,6 +54,17 @@ public interface MessageBus extends AutoCloseable {
 	 * once
 	 */
 	ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties);
+
+	/**
+	 * Binds the sending end of a publish-subscribe channel as
+	 * {@link #bindPubSubProducer(String, String, BindingProperties)} does, with {@code counter} counting every
+	 * message the channel accepts.
+	 * @param counter what counts the sends, or {@code null} for none
+	 */
+	default ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties,
+			SendCounter counter) {
+		return CountedProducerBinding.of(bindPubSubProducer(name, tapName, properties), counter);
+	}
 
 	/**
 	 * Binds a consumer of a publish-subscribe channel.

@@ -1,7 +1,10 @@
 package io.xd.container;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
@@ -16,10 +19,11 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
 import org.springframework.messaging.Message;
-import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.bus.ConsumerFailedException;
+import io.xd.bus.DirectConsumer;
+import io.xd.bus.SendCounter;
 import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleType;
@@ -50,6 +54,12 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * module (a processor with several producers upstream, a {@code queue:} channel with several consumers): each
  * counts in its own cell, so none of their counts is lost; which messages are timed is chosen from the same
  * per-thread count.
+ * <p>
+ * A direct binding's hop is counted once: when the local bus wires a module's output straight to the next module's
+ * input, the next module's input meter counts each message for both ({@link DirectConsumer}), so that a message
+ * costs one count per hop, not two. Such a message counts as sent even when the next module then fails on it (it
+ * is counted in that module's {@code xd.module.errors}); over any other binding a message counts as sent once the
+ * bus has taken it.
  */
 public final class ModuleMeters {
 
@@ -58,9 +68,12 @@ public final class ModuleMeters {
 
 	private static final long SAMPLE_MASK = SAMPLED_ONE_IN - 1;
 
-	private final MessageCounter in = new MessageCounter();
+	private final Counts in = new Counts();
 
-	private final MessageCounter out = new MessageCounter();
+	private final Counts out = new Counts();
+
+	/** The counters of the direct hops from each producer into this module, made once per producer. */
+	private final Map<Output, MessageCounter> hopsFrom = new IdentityHashMap<>();
 
 	private final LongAdder errors = new LongAdder();
 
@@ -85,16 +98,12 @@ public final class ModuleMeters {
 		this.source = (type == ModuleType.SOURCE);
 		Tags tags = tags(deployment);
 		if (!this.source) {
-			counter("xd.module.messages.in", "messages the module handled", null, this.in, MessageCounter::messages,
-					tags);
-			counter("xd.module.bytes.in", "payload bytes the module handled", "bytes", this.in, MessageCounter::bytes,
-					tags);
+			counter("xd.module.messages.in", "messages the module handled", null, this.in, Counts::messages, tags);
+			counter("xd.module.bytes.in", "payload bytes the module handled", "bytes", this.in, Counts::bytes, tags);
 		}
 		if (type != ModuleType.SINK) {
-			counter("xd.module.messages.out", "messages the module sent", null, this.out, MessageCounter::messages,
-					tags);
-			counter("xd.module.bytes.out", "payload bytes the module sent", "bytes", this.out, MessageCounter::bytes,
-					tags);
+			counter("xd.module.messages.out", "messages the module sent", null, this.out, Counts::messages, tags);
+			counter("xd.module.bytes.out", "payload bytes the module sent", "bytes", this.out, Counts::bytes, tags);
 		}
 		counter("xd.module.errors", "messages whose handling threw", null, this.errors, LongAdder::sum, tags);
 		if (this.source) {
@@ -153,14 +162,24 @@ public final class ModuleMeters {
 				ModuleType.fromLabel(deployment.type()).label(), "instance", Integer.toString(deployment.sequence()));
 	}
 
-	/** Counts what {@code handler} handles. */
+	/** Counts what {@code handler} handles; a direct binding may have it count a producer's sends too. */
 	MessageHandler meterInput(MessageHandler handler) {
-		return new MeteredHandler(handler);
+		return new MeteredHandler(handler, this.in.own);
 	}
 
-	/** Counts what is sent to {@code channel}. */
-	MessageChannel meterOutput(MessageChannel channel) {
-		return new MeteredChannel(channel);
+	/** What counts the module's sends, for the bus to call (or to hand to a directly bound consumer's meter). */
+	SendCounter meterOutput() {
+		return new Output();
+	}
+
+	/** The counter of the direct hop from {@code producer} into this module: one per producer, made on first use. */
+	private synchronized MessageCounter hopFrom(Output producer) {
+		return this.hopsFrom.computeIfAbsent(producer, key -> {
+			MessageCounter hop = new MessageCounter();
+			this.in.add(hop);
+			key.meters().out.add(hop);
+			return hop;
+		});
 	}
 
 	/** Messages handled (or, for a source, sent) per second since the previous call. */
@@ -197,37 +216,84 @@ public final class ModuleMeters {
 		return 0;
 	}
 
-	/** A module's output: counts what was sent once the channel has taken it. */
-	private final class MeteredChannel implements MessageChannel {
+	/**
+	 * A module's own counts and those of the direct hops it shares with its neighbours: what its meters read. Only the
+	 * list of hops changes, when the bus wires the module to a new neighbour, and a reader sees each counter whole.
+	 */
+	private static final class Counts {
 
-		private final MessageChannel delegate;
+		final MessageCounter own = new MessageCounter();
 
-		MeteredChannel(MessageChannel delegate) {
-			this.delegate = delegate;
+		private volatile MessageCounter[] hops = new MessageCounter[0];
+
+		synchronized void add(MessageCounter hop) {
+			MessageCounter[] grown = Arrays.copyOf(this.hops, this.hops.length + 1);
+			grown[grown.length - 1] = hop;
+			this.hops = grown;
 		}
 
-		@Override
-		public boolean send(Message<?> message, long timeout) {
-			boolean sent = this.delegate.send(message, timeout);
-			ModuleMeters.this.out.record(sizeOf(message));
-			return sent;
+		long messages() {
+			long sum = this.own.messages();
+			for (MessageCounter hop : this.hops) {
+				sum += hop.messages();
+			}
+			return sum;
+		}
+
+		long bytes() {
+			long sum = this.own.bytes();
+			for (MessageCounter hop : this.hops) {
+				sum += hop.bytes();
+			}
+			return sum;
 		}
 	}
 
-	/** A module's input: counts each message, times the sampled ones, counts failures. */
-	private final class MeteredHandler implements MessageHandler {
+	/** A module's output, as the bus counts it: each message the bus took, unless a direct consumer counts it. */
+	private final class Output implements SendCounter {
+
+		@Override
+		public void sent(Message<?> message) {
+			ModuleMeters.this.out.own.record(sizeOf(message));
+		}
+
+		ModuleMeters meters() {
+			return ModuleMeters.this;
+		}
+	}
+
+	/**
+	 * A module's input: counts each message, times the sampled ones, counts failures. Its count is the module's own,
+	 * or that of a direct hop, shared with the producing module's output.
+	 */
+	private final class MeteredHandler implements DirectConsumer {
 
 		private final MessageHandler delegate;
 
-		MeteredHandler(MessageHandler delegate) {
+		private final MessageCounter counter;
+
+		MeteredHandler(MessageHandler delegate, MessageCounter counter) {
 			this.delegate = delegate;
+			this.counter = counter;
+		}
+
+		@Override
+		public MessageHandler countingSendsOf(SendCounter producer) {
+			if (producer instanceof Output output) {
+				return new MeteredHandler(this.delegate, hopFrom(output));
+			}
+			// a producer counted by something else than module meters: each end counts
+			return message -> {
+				handleMessage(message);
+				producer.sent(message);
+			};
 		}
 
 		@Override
 		public void handleMessage(Message<?> message) {
 			// one path for timed and untimed messages: a second call of the module with the message, even a rare
 			// one, would keep the JIT from eliding the message's allocation where the whole chain is inlined
-			boolean timed = (ModuleMeters.this.in.record(sizeOf(message)) & SAMPLE_MASK) == 1;
+			boolean timed = (this.counter.record(sizeOf(message)) & SAMPLE_MASK) == 1;
 			long start = timed ? System.nanoTime() : 0L;
 			try {
 				this.delegate.handleMessage(message);

@@ -16,6 +16,7 @@ import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.MessageBus;
 import io.xd.bus.ProducerBinding;
+import io.xd.bus.SendCounter;
 import io.xd.core.ChannelNames;
 import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.Module;
@@ -103,9 +104,9 @@ public final class ModuleRunner {
 			running.meters.meterLatency(module, deployment);
 			MessageChannel output = null;
 			if (deployment.output() != null) {
-				ProducerBinding producer = bindOutput(deployment);
+				ProducerBinding producer = bindOutput(deployment, running.meters.meterOutput());
 				running.output = producer;
-				output = running.meters.meterOutput(producer.channel());
+				output = producer.channel();
 				running.outputChannel = output;
 			}
 			start(module, output, deployment);
@@ -128,12 +129,12 @@ public final class ModuleRunner {
 		}
 	}
 
-	private ProducerBinding bindOutput(ModuleDeployment deployment) {
+	private ProducerBinding bindOutput(ModuleDeployment deployment, SendCounter counter) {
 		BindingProperties properties = BindingProperties.of(deployment.producerProperties());
 		if (ChannelNames.isPublishSubscribe(deployment.output())) {
-			return this.bus.bindPubSubProducer(deployment.output(), deployment.tap(), properties);
+			return this.bus.bindPubSubProducer(deployment.output(), deployment.tap(), properties, counter);
 		}
-		return this.bus.bindProducer(deployment.output(), deployment.tap(), properties);
+		return this.bus.bindProducer(deployment.output(), deployment.tap(), properties, counter);
 	}
 
 	private Binding bindInput(ModuleDeployment deployment, MessageHandler handler) {

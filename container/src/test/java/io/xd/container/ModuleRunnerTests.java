@@ -115,6 +115,46 @@ class ModuleRunnerTests {
 	}
 
 	@Test
+	void aDirectHopStaysExactlyCountedAtBothEndsWhileItsWiringChanges() {
+		String tap = ChannelNames.streamTap("s", "emitter", 0);
+		RunningModule first = this.runner.deploy(deployment("collector", ModuleType.SINK, 1, pipe(0), null, null));
+		RunningModule source = this.runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), tap));
+		Emitter emitter = (Emitter) source.module();
+		emitter.emit("a");
+		emitter.emit("b");
+		// a tap subscriber arrives: the producer is rewired to the consumer and the tap
+		List<Object> onTap = new CopyOnWriteArrayList<>();
+		var tapping = this.bus.bindPubSubConsumer(tap, "tapper", message -> onTap.add(message.getPayload()),
+				BindingProperties.NONE);
+		emitter.emit("c");
+		await().atMost(5, TimeUnit.SECONDS).until(() -> onTap.size() == 1);
+		tapping.unbind();
+		// the sink is replaced: the producer is rewired to the new one, then to a second consumer beside it
+		first.undeploy();
+		RunningModule second = this.runner.deploy(deployment("collector", ModuleType.SINK, 1, pipe(0), null, null));
+		emitter.emit("d");
+		List<Object> other = new CopyOnWriteArrayList<>();
+		var beside = this.bus.bindConsumer(pipe(0), message -> other.add(message.getPayload()), BindingProperties.NONE);
+		emitter.emit("e");
+		emitter.emit("f");
+		beside.unbind();
+		emitter.emit("g");
+
+		assertThat(((Collector) first.module()).received).containsExactly("a", "b", "c");
+		assertThat(first.meters().messagesIn()).isEqualTo(3);
+		assertThat(((Collector) second.module()).received).hasSize(3).contains("d", "g");
+		assertThat(second.meters().messagesIn()).isEqualTo(3);
+		assertThat(other).hasSize(1);
+		assertThat(source.meters().messagesOut()).isEqualTo(7);
+		assertThat(this.meters.get("xd.module.messages.out").tag("module", "emitter").functionCounter().count())
+			.isEqualTo(7);
+		assertThat(this.meters.get("xd.module.bytes.out").tag("module", "emitter").functionCounter().count())
+			.isEqualTo(7);
+		assertThat(this.meters.get("xd.module.messages.in").tag("module", "collector").functionCounter().count())
+			.as("the deployed collector's meter").isEqualTo(3);
+	}
+
+	@Test
 	void aDeletedCustomModuleRunsOnAndReleasesItsClassLoaderWhenItsLastInstanceIsUndeployed(@TempDir Path dir) {
 		ModuleRegistry registry = new ModuleRegistry(List.of(
 				new TestProvider(ModuleType.SOURCE, "emitter", Emitter::new),
@@ -149,6 +189,11 @@ class ModuleRunnerTests {
 		assertThatThrownBy(() -> ((Emitter) source.module()).emit("a")).isInstanceOf(ConsumerFailedException.class);
 		assertThat(errors("failing")).isEqualTo(1);
 		assertThat(errors("upper")).as("the processor passed the failure back; it did not fail").isZero();
+		// over a direct binding, a message the next module failed on counts as sent, and as that module's input
+		assertThat(this.meters.get("xd.module.messages.out").tag("module", "upper").functionCounter().count())
+			.isEqualTo(1);
+		assertThat(this.meters.get("xd.module.messages.in").tag("module", "failing").functionCounter().count())
+			.isEqualTo(1);
 
 		List<Message<?>> errorTopic = new CopyOnWriteArrayList<>();
 		this.bus.bindPubSubConsumer(LocalMessageBus.ERRORS, null, errorTopic::add, BindingProperties.NONE);

@@ -20,8 +20,10 @@ import org.springframework.messaging.support.ErrorMessage;
 import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.ConsumerFailedException;
+import io.xd.bus.DirectConsumer;
 import io.xd.bus.MessageBus;
 import io.xd.bus.ProducerBinding;
+import io.xd.bus.SendCounter;
 import io.xd.core.BindingKeys;
 import io.xd.core.ChannelNames;
 
@@ -87,7 +89,18 @@ public final class LocalMessageBus implements MessageBus {
 	}
 
 	@Override
-	public synchronized ProducerBinding bindProducer(String name, String tapName, BindingProperties properties) {
+	public ProducerBinding bindProducer(String name, String tapName, BindingProperties properties) {
+		return bindProducer(name, tapName, properties, null);
+	}
+
+	/**
+	 * Binds a producer whose sends {@code counter} counts. While the producer is wired to a single directly bound
+	 * consumer that is a {@link DirectConsumer}, that consumer counts each message once for both of them; otherwise
+	 * the producer's channel counts each message the bus took.
+	 */
+	@Override
+	public synchronized ProducerBinding bindProducer(String name, String tapName, BindingProperties properties,
+			SendCounter counter) {
 		checkOpen();
 		requireName(name);
 		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.PRODUCER);
@@ -97,11 +110,11 @@ public final class LocalMessageBus implements MessageBus {
 		Producer producer;
 		if (ChannelNames.isQueue(name)) {
 			ConsumerGroup queue = queue(name);
-			producer = new Producer(name, tapName, queue::publish);
+			producer = new Producer(name, tapName, queue::publish, counter);
 		}
 		else {
 			DirectPipe pipe = this.pipes.computeIfAbsent(name, key -> new DirectPipe());
-			producer = new Producer(name, tapName, null);
+			producer = new Producer(name, tapName, null, counter);
 			pipe.producers.add(producer);
 		}
 		if (tapName != null) {
@@ -125,24 +138,30 @@ public final class LocalMessageBus implements MessageBus {
 			return track(new SimpleBinding(name, remove));
 		}
 		DirectPipe pipe = this.pipes.computeIfAbsent(name, key -> new DirectPipe());
-		MessageHandler reporting = reportingFailures(name, handler);
-		pipe.consumers.add(reporting);
+		PipeConsumer consumer = new PipeConsumer(handler, reportingFailures(name, handler));
+		pipe.consumers.add(consumer);
 		pipe.producers.forEach(this::rewire);
 		return track(new SimpleBinding(name, () -> {
 			synchronized (this) {
-				pipe.consumers.remove(reporting);
+				pipe.consumers.remove(consumer);
 				pipe.producers.forEach(this::rewire);
 			}
 		}));
 	}
 
 	@Override
-	public synchronized ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties) {
+	public ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties) {
+		return bindPubSubProducer(name, tapName, properties, null);
+	}
+
+	@Override
+	public synchronized ProducerBinding bindPubSubProducer(String name, String tapName, BindingProperties properties,
+			SendCounter counter) {
 		checkOpen();
 		requirePubSubName(name);
 		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.PRODUCER);
 		Topic topic = topic(name);
-		Producer producer = new Producer(name, tapName, topic::publish);
+		Producer producer = new Producer(name, tapName, topic::publish, counter);
 		if (tapName != null) {
 			topic(tapName).tappedProducers.add(producer);
 		}
@@ -212,15 +231,37 @@ public final class LocalMessageBus implements MessageBus {
 	}
 
 	private void rewire(Producer producer) {
-		MessageHandler target = producer.unbound ? Targets.rejecting("Producer binding of '" + producer.name
-				+ "' is unbound") : primaryTarget(producer);
-		if (!producer.unbound && producer.tapName != null) {
+		if (producer.unbound) {
+			producer.channel.wire(Targets.rejecting("Producer binding of '" + producer.name + "' is unbound"));
+			return;
+		}
+		MessageHandler countingConsumer = consumerCountingSends(producer);
+		MessageHandler target = (countingConsumer != null) ? countingConsumer : primaryTarget(producer);
+		if (producer.tapName != null) {
 			Topic tap = this.topics.get(producer.tapName);
 			if (tap != null && !tap.groups.isEmpty()) {
 				target = Targets.tee(target, tap::publish);
 			}
 		}
+		if (countingConsumer == null && producer.counter != null) {
+			target = Targets.counting(target, producer.counter);
+		}
 		producer.channel.wire(target);
+	}
+
+	/**
+	 * The producer's only directly bound consumer, counting the producer's sends with its own input (one count per
+	 * hop), or {@code null} when the producer is not counted, or has no such consumer.
+	 */
+	private MessageHandler consumerCountingSends(Producer producer) {
+		if (producer.counter == null || producer.publisher != null) {
+			return null;
+		}
+		List<PipeConsumer> consumers = this.pipes.get(producer.name).consumers;
+		if (consumers.size() == 1 && consumers.get(0).handler() instanceof DirectConsumer direct) {
+			return reportingFailures(producer.name, direct.countingSendsOf(producer.counter));
+		}
+		return null;
 	}
 
 	private MessageHandler primaryTarget(Producer producer) {
@@ -228,14 +269,14 @@ public final class LocalMessageBus implements MessageBus {
 			return producer.publisher;
 		}
 		DirectPipe pipe = this.pipes.get(producer.name);
-		List<MessageHandler> consumers = pipe.consumers;
+		List<PipeConsumer> consumers = pipe.consumers;
 		if (consumers.isEmpty()) {
 			return Targets.rejecting("No consumer is bound to '" + producer.name + "'");
 		}
 		if (consumers.size() == 1) {
-			return consumers.get(0);
+			return consumers.get(0).reporting();
 		}
-		return Targets.roundRobin(consumers.toArray(new MessageHandler[0]));
+		return Targets.roundRobin(consumers.stream().map(PipeConsumer::reporting).toArray(MessageHandler[]::new));
 	}
 
 	private ConsumerGroup queue(String name) {
@@ -315,9 +356,13 @@ public final class LocalMessageBus implements MessageBus {
 	/** An anonymous pipe: its directly bound consumers and the producers wired to them. */
 	private static final class DirectPipe {
 
-		final List<MessageHandler> consumers = new ArrayList<>();
+		final List<PipeConsumer> consumers = new ArrayList<>();
 
 		final List<Producer> producers = new ArrayList<>();
+	}
+
+	/** A directly bound consumer as it was bound, and wrapped to report its failures. */
+	private record PipeConsumer(MessageHandler handler, MessageHandler reporting) {
 	}
 
 	/** A publish-subscribe channel: a queue per consumer group, and the producers that tap into it. */
@@ -351,14 +396,18 @@ public final class LocalMessageBus implements MessageBus {
 
 		final MessageHandler publisher;
 
+		/** What counts this producer's sends, or {@code null}. */
+		final SendCounter counter;
+
 		final LocalProducerChannel channel;
 
 		boolean unbound;
 
-		Producer(String name, String tapName, MessageHandler publisher) {
+		Producer(String name, String tapName, MessageHandler publisher, SendCounter counter) {
 			this.name = name;
 			this.tapName = tapName;
 			this.publisher = publisher;
+			this.counter = counter;
 			this.channel = new LocalProducerChannel(name, Targets.rejecting("Producer binding of '" + name
 					+ "' is not wired yet"));
 		}

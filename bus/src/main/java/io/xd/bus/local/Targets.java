@@ -6,6 +6,8 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageDeliveryException;
 import org.springframework.messaging.MessageHandler;
 
+import io.xd.bus.SendCounter;
+
 /**
  * The handlers a local producer channel can point at. Each is immutable: rebinding swaps the producer's target
  * rather than changing one, so the send path reads one volatile field and makes one call.
@@ -31,6 +33,20 @@ final class Targets {
 	/** Delivers to {@code primary}, then publishes the same message to a tap. */
 	static MessageHandler tee(MessageHandler primary, MessageHandler tap) {
 		return new Tee(primary, tap);
+	}
+
+	/** Delivers to {@code target}, then counts the message as sent. */
+	static MessageHandler counting(MessageHandler target, SendCounter counter) {
+		return new Counting(target, counter);
+	}
+
+	private record Counting(MessageHandler target, SendCounter counter) implements MessageHandler {
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			this.target.handleMessage(message);
+			this.counter.sent(message);
+		}
 	}
 
 	private record Tee(MessageHandler primary, MessageHandler tap) implements MessageHandler {

@@ -1,6 +1,8 @@
 package io.xd.bus.local;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -21,7 +23,9 @@ import io.xd.bus.AbstractMessageBusContractTests.Received;
 import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.ConsumerFailedException;
+import io.xd.bus.DirectConsumer;
 import io.xd.bus.ProducerBinding;
+import io.xd.bus.SendCounter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -268,6 +272,71 @@ class LocalMessageBusTests {
 
 		assertThat(first.count()).isEqualTo(5);
 		assertThat(second.count()).isEqualTo(5);
+	}
+
+	@Test
+	void aCountedProducerIsCountedByItsOnlyDirectConsumerAndByItsChannelOtherwise() {
+		long[] countedByChannel = new long[1];
+		SendCounter counter = message -> countedByChannel[0]++;
+		CountingConsumer consumer = new CountingConsumer();
+		this.bus.bindConsumer("s.0", consumer, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE, counter);
+
+		producer.channel().send(new GenericMessage<>("once"));
+		assertThat(consumer.received).isEqualTo(1);
+		assertThat(consumer.countedForProducer).as("one count for the hop, by the consumer").isEqualTo(1);
+		assertThat(countedByChannel[0]).isZero();
+
+		// a second consumer: the producer takes turns between them and its channel counts each send
+		Received second = new Received();
+		Binding beside = this.bus.bindConsumer("s.0", second, BindingProperties.NONE);
+		producer.channel().send(new GenericMessage<>("first turn"));
+		producer.channel().send(new GenericMessage<>("second turn"));
+		assertThat(consumer.received + second.count()).isEqualTo(3);
+		assertThat(consumer.countedForProducer).isEqualTo(1);
+		assertThat(countedByChannel[0]).isEqualTo(2);
+
+		beside.unbind();
+		producer.channel().send(new GenericMessage<>("again alone"));
+		assertThat(consumer.countedForProducer).isEqualTo(2);
+		assertThat(countedByChannel[0]).isEqualTo(2);
+		assertThat(consumer.askedFor).as("asked on each rewiring to it alone, for the same producer")
+			.containsOnly(counter);
+	}
+
+	@Test
+	void aCountedProducerWithoutConsumerCountsNothingItCouldNotSend() {
+		long[] counted = new long[1];
+		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE,
+				message -> counted[0]++);
+
+		assertThatExceptionOfType(MessageDeliveryException.class)
+			.isThrownBy(() -> producer.channel().send(new GenericMessage<>("x")));
+		assertThat(counted[0]).isZero();
+	}
+
+	/** A direct consumer that counts, in its own counters, what it handles and what it counted for a producer. */
+	private static final class CountingConsumer implements DirectConsumer {
+
+		long received;
+
+		long countedForProducer;
+
+		final List<SendCounter> askedFor = new ArrayList<>();
+
+		@Override
+		public void handleMessage(Message<?> message) {
+			this.received++;
+		}
+
+		@Override
+		public MessageHandler countingSendsOf(SendCounter producer) {
+			this.askedFor.add(producer);
+			return message -> {
+				handleMessage(message);
+				this.countedForProducer++;
+			};
+		}
 	}
 
 	@Test
