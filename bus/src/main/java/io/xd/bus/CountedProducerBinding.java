@@ -20,8 +20,18 @@ final class CountedProducerBinding implements ProducerBinding {
 
 			@Override
 			public boolean send(Message<?> message, long timeout) {
-				boolean sent = sending.send(message, timeout);
-				counter.sent(message);
+				boolean sent;
+				try {
+					sent = sending.send(message, timeout);
+				}
+				catch (EarlierSendFailedException ex) {
+					// this message was sent; the failure is an earlier one's
+					counter.sent(message);
+					throw ex;
+				}
+				if (sent) {
+					counter.sent(message);
+				}
 				return sent;
 			}
 		};

@@ -2,9 +2,9 @@ package io.xd.container;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
@@ -41,7 +41,7 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * <li>{@code xd.module.errors}: messages whose handling threw in this module (a failure further down a direct
  * binding, thrown back through this module, is counted by the module where it happened);</li>
  * <li>{@code xd.module.handling}: the time the module took to handle a message, measured on each handling thread's
- * first message and then on one message in {@value #SAMPLED_ONE_IN} of that thread, so that neither the clock nor
+ * first message (per binding it arrives through) and then on one message in {@value #SAMPLED_ONE_IN} of that thread, so that neither the clock nor
  * the timer is touched per message on the hot path;</li>
  * <li>{@code xd.module.latency} (tag {@code quantile}: 0.5, 0.95, 0.99, 0.999, 1.0) and
  * {@code xd.module.latency.messages}: the end-to-end latency of what a module that measures it has received
@@ -72,8 +72,11 @@ public final class ModuleMeters {
 
 	private final Counts out = new Counts();
 
-	/** The counters of the direct hops from each producer into this module, made once per producer. */
-	private final Map<Output, MessageCounter> hopsFrom = new IdentityHashMap<>();
+	/**
+	 * The counters of the direct hops from each producer into this module, made once per producer; weakly keyed
+	 * (an {@code Output} has identity equality), so an undeployed producer's meters are not kept alive by this module.
+	 */
+	private final Map<Output, MessageCounter> hopsFrom = new WeakHashMap<>();
 
 	private final LongAdder errors = new LongAdder();
 
@@ -284,8 +287,12 @@ public final class ModuleMeters {
 			}
 			// a producer counted by something else than module meters: each end counts
 			return message -> {
-				handleMessage(message);
-				producer.sent(message);
+				try {
+					handleMessage(message);
+				}
+				finally {
+					producer.sent(message);
+				}
 			};
 		}
 

@@ -235,16 +235,19 @@ public final class LocalMessageBus implements MessageBus {
 			producer.channel.wire(Targets.rejecting("Producer binding of '" + producer.name + "' is unbound"));
 			return;
 		}
-		MessageHandler countingConsumer = consumerCountingSends(producer);
-		MessageHandler target = (countingConsumer != null) ? countingConsumer : primaryTarget(producer);
+		MessageHandler target = consumerCountingSends(producer);
+		if (target == null) {
+			target = primaryTarget(producer);
+			if (producer.counter != null) {
+				target = Targets.counting(target, producer.counter);
+			}
+		}
+		// counted before the tap copy: a message its consumer took counts as sent even if the tap then fails
 		if (producer.tapName != null) {
 			Topic tap = this.topics.get(producer.tapName);
 			if (tap != null && !tap.groups.isEmpty()) {
 				target = Targets.tee(target, tap::publish);
 			}
-		}
-		if (countingConsumer == null && producer.counter != null) {
-			target = Targets.counting(target, producer.counter);
 		}
 		producer.channel.wire(target);
 	}

@@ -6,6 +6,7 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageDeliveryException;
 import org.springframework.messaging.MessageHandler;
 
+import io.xd.bus.ConsumerFailedException;
 import io.xd.bus.SendCounter;
 
 /**
@@ -35,7 +36,10 @@ final class Targets {
 		return new Tee(primary, tap);
 	}
 
-	/** Delivers to {@code target}, then counts the message as sent. */
+	/**
+	 * Delivers to {@code target}, then counts the message as sent; also when a consumer took it and failed on it
+	 * (as a directly bound consumer that counts for its producer does), but not when no consumer took it.
+	 */
 	static MessageHandler counting(MessageHandler target, SendCounter counter) {
 		return new Counting(target, counter);
 	}
@@ -44,7 +48,13 @@ final class Targets {
 
 		@Override
 		public void handleMessage(Message<?> message) {
-			this.target.handleMessage(message);
+			try {
+				this.target.handleMessage(message);
+			}
+			catch (ConsumerFailedException ex) {
+				this.counter.sent(message);
+				throw ex;
+			}
 			this.counter.sent(message);
 		}
 	}

@@ -305,6 +305,32 @@ class LocalMessageBusTests {
 	}
 
 	@Test
+	void aCountedProducerTakingTurnsCountsASendItsConsumerFailedOnAsADirectConsumerDoes() {
+		long[] counted = new long[1];
+		Received working = new Received();
+		this.bus.bindConsumer("s.0", working, BindingProperties.NONE);
+		this.bus.bindConsumer("s.0", message -> {
+			throw new IllegalStateException("cannot");
+		}, BindingProperties.NONE);
+		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE,
+				message -> counted[0]++);
+
+		int failed = 0;
+		for (int i = 0; i < 4; i++) {
+			try {
+				producer.channel().send(new GenericMessage<>(i));
+			}
+			catch (ConsumerFailedException ex) {
+				failed++;
+			}
+		}
+
+		assertThat(working.count()).isEqualTo(2);
+		assertThat(failed).isEqualTo(2);
+		assertThat(counted[0]).as("each message a consumer took, failed on or not").isEqualTo(4);
+	}
+
+	@Test
 	void aCountedProducerWithoutConsumerCountsNothingItCouldNotSend() {
 		long[] counted = new long[1];
 		ProducerBinding producer = this.bus.bindProducer("s.0", null, BindingProperties.NONE,
