@@ -1,10 +1,10 @@
 package io.xd.container;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
@@ -41,8 +41,8 @@ import io.xd.modules.internal.metrics.MessageCounter;
  * <li>{@code xd.module.errors}: messages whose handling threw in this module (a failure further down a direct
  * binding, thrown back through this module, is counted by the module where it happened);</li>
  * <li>{@code xd.module.handling}: the time the module took to handle a message, measured on each handling thread's
- * first message (per binding it arrives through) and then on one message in {@value #SAMPLED_ONE_IN} of that thread, so that neither the clock nor
- * the timer is touched per message on the hot path;</li>
+ * first message (per binding it arrives through) and then on one message in {@value #SAMPLED_ONE_IN} of that thread,
+ * so that neither the clock nor the timer is touched per message on the hot path;</li>
  * <li>{@code xd.module.latency} (tag {@code quantile}: 0.5, 0.95, 0.99, 0.999, 1.0) and
  * {@code xd.module.latency.messages}: the end-to-end latency of what a module that measures it has received
  * ({@link EndToEndLatency}, the {@code throughput} sink with {@code --latency=true}), over every message so far.</li>
@@ -221,32 +221,30 @@ public final class ModuleMeters {
 
 	/**
 	 * A module's own counts and those of the direct hops it shares with its neighbours: what its meters read. Only the
-	 * list of hops changes, when the bus wires the module to a new neighbour, and a reader sees each counter whole.
+	 * list of hops changes, when the bus wires the module to a new neighbour (rarely; reads are per scrape).
 	 */
 	private static final class Counts {
 
 		final MessageCounter own = new MessageCounter();
 
-		private volatile MessageCounter[] hops = new MessageCounter[0];
+		private final List<MessageCounter> hops = new CopyOnWriteArrayList<>();
 
-		synchronized void add(MessageCounter hop) {
-			MessageCounter[] grown = Arrays.copyOf(this.hops, this.hops.length + 1);
-			grown[grown.length - 1] = hop;
-			this.hops = grown;
+		void add(MessageCounter hop) {
+			this.hops.add(hop);
 		}
 
 		long messages() {
-			long sum = this.own.messages();
-			for (MessageCounter hop : this.hops) {
-				sum += hop.messages();
-			}
-			return sum;
+			return sum(MessageCounter::messages);
 		}
 
 		long bytes() {
-			long sum = this.own.bytes();
+			return sum(MessageCounter::bytes);
+		}
+
+		private long sum(ToLongFunction<MessageCounter> count) {
+			long sum = count.applyAsLong(this.own);
 			for (MessageCounter hop : this.hops) {
-				sum += hop.bytes();
+				sum += count.applyAsLong(hop);
 			}
 			return sum;
 		}

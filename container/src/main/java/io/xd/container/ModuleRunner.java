@@ -211,8 +211,8 @@ public final class ModuleRunner {
 
 		/**
 		 * The channel the module was started with: its output binding's channel, which counts its sends (or whose
-		 * directly bound consumer counts them), or {@code null} for a sink. Sending to it is what the module itself does (benchmarks drive a source this
-		 * way, through the same path as its own threads).
+		 * directly bound consumer counts them), or {@code null} for a sink. Sending to it is what the module itself
+		 * does (benchmarks drive a source this way, through the same path as its own threads).
 		 */
 		public MessageChannel outputChannel() {
 			return this.outputChannel;
