@@ -21,22 +21,36 @@ XD_SMALL_JAVA_OPTS="-Xms16m -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX
 -XX:MaxMetaspaceSize=128m -XX:MaxDirectMemorySize=32m -Xss512k -XX:+ExitOnOutOfMemoryError \
 -Dxd.messagebus.kafka.producerProperties.buffer.memory=2097152"
 
-# xd_build_if_needed JAR...: builds the project (no tests) unless every JAR exists and no source or pom is newer.
-xd_build_if_needed() {
-  local jar stale=""
+# xd_stale_jar JAR...: prints the first JAR that is missing or older than a source or pom; fails if none is.
+xd_stale_jar() {
+  local jar
   for jar in "$@"; do
     if [ ! -f "$jar" ] || [ -n "$(find "$XD_HOME" -path "$XD_HOME/.git" -prune -o -path '*/target' -prune -o -path '*/src/test' -prune -o \
         \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$jar" -print -quit)" ]; then
-      stale="$jar"
-      break
+      echo "$jar"
+      return 0
     fi
   done
-  if [ -n "$stale" ]; then
+  return 1
+}
+
+# xd_build_if_needed JAR...: builds the project (no tests) unless every JAR exists and no source or pom is newer.
+# Scripts started together build once: each waits for the build lock (target/.build.lock, where flock exists),
+# then looks again.
+xd_build_if_needed() {
+  xd_stale_jar "$@" >/dev/null || return 0
+  mkdir -p "$XD_HOME/target"
+  (
+    if command -v flock >/dev/null 2>&1; then
+      exec 9>"$XD_HOME/target/.build.lock"
+      flock 9
+    fi
+    stale="$(xd_stale_jar "$@")" || exit 0
     echo "Building XD (first run, or sources changed since $(basename "$stale") was built)..." >&2
     (cd "$XD_HOME" && ./mvnw -B -q -ntp install -DskipTests) >&2
     # Maven leaves an up-to-date jar untouched; mark every jar as newer than the sources it was just checked against
     touch "$@"
-  fi
+  )
 }
 
 # xd_port_open HOST PORT: whether something accepts TCP connections there (bash's /dev/tcp, no tools needed).
