@@ -85,7 +85,7 @@ final class Suites {
 					+ "(no coordinated omission). Every figure covers the whole run, its first second included.")
 			.note("cold: the first stream of a fresh singlenode; warm: a second stream, deployed right after in "
 					+ "that singlenode (JIT-compiled, broker connections open); each on its own new topic. local: direct binding in one JVM; kafka: a 1-partition topic on the local broker, "
-					+ "linger.ms=0, acks=1.")
+					+ "linger.ms=1 (the bus's batchTimeout), acks=1.")
 			.note("kafka producer ack: Kafka's ProducerPerformance at the same rate and size on a 1-partition topic "
 					+ "(bin/kafka-ack-latency), send() to acknowledgement; cold = its whole run from a fresh JVM, "
 					+ "warm = after its first second. Its percentiles are whole milliseconds.")

@@ -386,8 +386,12 @@ public class KafkaBusProperties {
 		/** Producer batch size ({@code batch.size}). */
 		private DataSize batchSize = DataSize.ofBytes(16_384);
 
-		/** How long a producer waits to fill a batch ({@code linger.ms}). */
-		private Duration batchTimeout = Duration.ZERO;
+		/**
+		 * How long a producer waits to fill a batch ({@code linger.ms}): 1 ms, where Spring XD had 0, from the latency
+		 * suite (docs/benchmarks.md#kafka-latency-cold-and-warm): at 10 000 msg/s and more, batches of a millisecond
+		 * take most requests off the broker, and lower the tail and the median.
+		 */
+		private Duration batchTimeout = Duration.ofMillis(1);
 
 		/** {@code acks}: 0, 1 or -1 (all). */
 		private int requiredAcks = 1;

@@ -20,6 +20,14 @@ class KafkaBindingSettingsTests {
 	private final KafkaBusProperties bus = new KafkaBusProperties();
 
 	@Test
+	void aProducerWaitsAMillisecondToFillABatchUnlessConfigured() {
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ProducerConfig.LINGER_MS_CONFIG, 1);
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.of(Map.of("batchTimeout", "0")), this.bus)
+			.clientConfig()).containsEntry(ProducerConfig.LINGER_MS_CONFIG, 0);
+	}
+
+	@Test
 	void producerSettingsFallBackToTheBusDefaults() {
 		this.bus.getDefault().setBatchTimeout(Duration.ofMillis(5));
 		this.bus.getDefault().setBatchSize(DataSize.ofKilobytes(64));
