@@ -106,6 +106,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** Transactional mode: dead letters sent in a transaction with their offset, made on the first one. */
 	private KafkaTemplate<byte[], byte[]> transactionalDeadLetters;
 
+	/** Publishes through {@link #transactionalDeadLetters}; made with it. */
+	private DeadLetterPublishingRecoverer transactionalRecoverer;
+
 	private volatile boolean unbound;
 
 	/**
@@ -321,9 +324,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** Sends a record given up on to the dead-letter topic in one transaction with its offset. */
 	private void deadLetterInTransaction(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, Exception ex,
 			KafkaTemplate<byte[], byte[]> deadLetters, String deadLetterTopic) {
-		KafkaTemplate<byte[], byte[]> template = transactionalDeadLetters(deadLetters);
-		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(template,
-				(failed, cause) -> new TopicPartition(deadLetterTopic, -1));
+		KafkaTemplate<byte[], byte[]> template = transactionalDeadLetters(deadLetters, deadLetterTopic);
+		DeadLetterPublishingRecoverer recoverer = this.transactionalRecoverer;
 		template.executeInTransaction(operations -> {
 			recoverer.accept(record, consumer, ex);
 			operations.sendOffsetsToTransaction(Map.of(new TopicPartition(record.topic(), record.partition()),
@@ -333,7 +335,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	}
 
 	private synchronized KafkaTemplate<byte[], byte[]> transactionalDeadLetters(
-			KafkaTemplate<byte[], byte[]> deadLetters) {
+			KafkaTemplate<byte[], byte[]> deadLetters, String deadLetterTopic) {
 		if (this.transactionalDeadLetters == null) {
 			Map<String, Object> config = PollTransaction.transactionalConfig(
 					deadLetters.getProducerFactory().getConfigurationProperties());
@@ -341,6 +343,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					new ByteArraySerializer(), new ByteArraySerializer());
 			factory.setTransactionIdPrefix(this.transactionalIdPrefix + "dead-letters-");
 			this.transactionalDeadLetters = new KafkaTemplate<>(factory);
+			this.transactionalRecoverer = new DeadLetterPublishingRecoverer(this.transactionalDeadLetters,
+					(failed, cause) -> new TopicPartition(deadLetterTopic, -1));
 		}
 		return this.transactionalDeadLetters;
 	}
