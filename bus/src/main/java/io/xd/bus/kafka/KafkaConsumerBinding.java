@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -104,10 +105,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	private final AtomicInteger transactionThreads = new AtomicInteger();
 
 	/** Transactional mode: dead letters sent in a transaction with their offset, made on the first one. */
-	private KafkaTemplate<byte[], byte[]> transactionalDeadLetters;
-
-	/** Publishes through {@link #transactionalDeadLetters}; made with it. */
-	private DeadLetterPublishingRecoverer transactionalRecoverer;
+	private TransactionalDeadLetters transactionalDeadLetters;
 
 	private volatile boolean unbound;
 
@@ -160,14 +158,15 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		this.listener = new ConcurrentMessageListenerContainer<>(factory, container);
 		this.listener.setConcurrency(Math.min(settings.concurrency(), partitions));
 		this.listener.setBeanName("xd-kafka-" + topic);
-		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters,
-				(record, ex) -> new TopicPartition(deadLetterTopic, -1));
+		BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> toDeadLetterTopic = (record,
+				ex) -> new TopicPartition(deadLetterTopic, -1);
+		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters, toDeadLetterTopic);
 		this.listener.setCommonErrorHandler(new DefaultErrorHandler((ConsumerAwareRecordRecoverer) (record, consumer,
 				ex) -> {
 			logger.error("Giving up on a record of '{}' (partition {}, offset {}) after its last attempt; it goes to "
 					+ "the dead-letter topic {}", name, record.partition(), record.offset(), deadLetterTopic, ex);
 			if (settings.transactional()) {
-				deadLetterInTransaction(record, consumer, ex, deadLetters, deadLetterTopic);
+				deadLetterInTransaction(record, consumer, ex, deadLetters, toDeadLetterTopic);
 			}
 			else {
 				recoverer.accept(record, ex);
@@ -323,28 +322,28 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	/** Sends a record given up on to the dead-letter topic in one transaction with its offset. */
 	private void deadLetterInTransaction(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, Exception ex,
-			KafkaTemplate<byte[], byte[]> deadLetters, String deadLetterTopic) {
-		KafkaTemplate<byte[], byte[]> template = transactionalDeadLetters(deadLetters, deadLetterTopic);
-		DeadLetterPublishingRecoverer recoverer = this.transactionalRecoverer;
-		template.executeInTransaction(operations -> {
-			recoverer.accept(record, consumer, ex);
+			KafkaTemplate<byte[], byte[]> deadLetters,
+			BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> toDeadLetterTopic) {
+		TransactionalDeadLetters transactional = transactionalDeadLetters(deadLetters, toDeadLetterTopic);
+		transactional.template().executeInTransaction(operations -> {
+			transactional.recoverer().accept(record, consumer, ex);
 			operations.sendOffsetsToTransaction(Map.of(new TopicPartition(record.topic(), record.partition()),
 					new OffsetAndMetadata(record.offset() + 1)), consumer.groupMetadata());
 			return null;
 		});
 	}
 
-	private synchronized KafkaTemplate<byte[], byte[]> transactionalDeadLetters(
-			KafkaTemplate<byte[], byte[]> deadLetters, String deadLetterTopic) {
+	private synchronized TransactionalDeadLetters transactionalDeadLetters(KafkaTemplate<byte[], byte[]> deadLetters,
+			BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> toDeadLetterTopic) {
 		if (this.transactionalDeadLetters == null) {
 			Map<String, Object> config = PollTransaction.transactionalConfig(
 					deadLetters.getProducerFactory().getConfigurationProperties());
 			DefaultKafkaProducerFactory<byte[], byte[]> factory = new DefaultKafkaProducerFactory<>(config,
 					new ByteArraySerializer(), new ByteArraySerializer());
 			factory.setTransactionIdPrefix(this.transactionalIdPrefix + "dead-letters-");
-			this.transactionalDeadLetters = new KafkaTemplate<>(factory);
-			this.transactionalRecoverer = new DeadLetterPublishingRecoverer(this.transactionalDeadLetters,
-					(failed, cause) -> new TopicPartition(deadLetterTopic, -1));
+			KafkaTemplate<byte[], byte[]> template = new KafkaTemplate<>(factory);
+			this.transactionalDeadLetters = new TransactionalDeadLetters(template,
+					new DeadLetterPublishingRecoverer(template, toDeadLetterTopic));
 		}
 		return this.transactionalDeadLetters;
 	}
@@ -416,9 +415,15 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		this.transactions.clear();
 		synchronized (this) {
 			if (this.transactionalDeadLetters != null
-					&& this.transactionalDeadLetters.getProducerFactory() instanceof DefaultKafkaProducerFactory<?, ?> f) {
+					&& this.transactionalDeadLetters.template()
+						.getProducerFactory() instanceof DefaultKafkaProducerFactory<?, ?> f) {
 				f.destroy();
 			}
 		}
+	}
+
+	/** A transactional binding's dead-letter producer and the recoverer that publishes through it. */
+	private record TransactionalDeadLetters(KafkaTemplate<byte[], byte[]> template,
+			DeadLetterPublishingRecoverer recoverer) {
 	}
 }
