@@ -5,12 +5,11 @@ import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.bus.kafka.SharedKafkaBroker;
@@ -28,30 +27,25 @@ class DistributedCustomModulesIntegrationTests {
 	@TempDir
 	Path data;
 
-	private final List<XdProcess> processes = new ArrayList<>();
-
-	@AfterEach
-	void stopAll() {
-		// containers and admin before ZooKeeper, so that none waits for it to come back
-		for (int i = this.processes.size() - 1; i >= 0; i--) {
-			this.processes.get(i).close();
-		}
-	}
+	@RegisterExtension
+	final XdProcesses processes = new XdProcesses(Path.of("target", "custom-module-logs"));
 
 	@Test
 	void aContainerFetchesAnUploadedModuleFromTheAdminAndRunsIt() throws Exception {
 		int zkPort = XdProcess.freePort();
-		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--transport=kafka", "--xd.messagebus.kafka.brokers=" + SharedKafkaBroker.brokers(),
 				"--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
+		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s"));
-		XdProcess c1 = fork("c1", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c1",
+		XdProcess c1 = this.processes.fork("c1", "container", XdProcess.with(common,
+				"--server.port=0", "--xd.container.id=c1",
 				"--xd.data.dir=" + this.data.resolve("c1"), "--groups", "source"));
-		XdProcess c2 = fork("c2", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c2",
+		XdProcess c2 = this.processes.fork("c2", "container", XdProcess.with(common,
+				"--server.port=0", "--xd.container.id=c2",
 				"--xd.data.dir=" + this.data.resolve("c2"), "--groups", "worker"));
 		for (XdProcess process : List.of(admin, c1, c2)) {
 			process.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -82,9 +76,4 @@ class DistributedCustomModulesIntegrationTests {
 		assertThat(this.data.resolve("c1").resolve("module-cache")).doesNotExist();
 	}
 
-	private XdProcess fork(String name, String mode, List<String> args) {
-		XdProcess process = XdProcess.start(Path.of("target", "custom-module-logs"), name, mode, args);
-		this.processes.add(process);
-		return process;
-	}
 }

@@ -9,10 +9,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.JsonNode;
@@ -39,19 +37,8 @@ class DistributedFailoverIntegrationTests {
 	@TempDir
 	Path data;
 
-	private final List<XdProcess> processes = new ArrayList<>();
-
-	private String testName = "test";
-
-	@BeforeEach
-	void name(TestInfo info) {
-		this.testName = info.getTestMethod().map(method -> method.getName()).orElse("test");
-	}
-
-	@AfterEach
-	void stopAll() {
-		this.processes.forEach(XdProcess::close);
-	}
+	@RegisterExtension
+	final XdProcesses processes = XdProcesses.perTest(Path.of("target", "failover-logs"));
 
 	@Test
 	void redeploysAKilledContainersModuleElsewhereWithoutLosingAMessage() {
@@ -67,7 +54,8 @@ class DistributedFailoverIntegrationTests {
 	private void failOver(boolean kill) {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		XdProcess zookeeper = fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")));
+		XdProcess zookeeper = this.processes.fork("zookeeper", "zookeeper", List.of(
+				"--port=" + zkPort, "--dir=" + this.data.resolve("zk")));
 		zookeeper.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 
 		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
@@ -75,12 +63,13 @@ class DistributedFailoverIntegrationTests {
 				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN",
 				"--logging.level.io.xd.bus.kafka.StaleEpochCommitRetry=DEBUG");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
+		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s",
 				"--xd.admin.departureGracePeriod=1s"));
 		Map<String, XdProcess> containers = new HashMap<>();
 		for (String id : List.of("c1", "c2", "c3")) {
-			containers.put(id, fork(id, "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=" + id,
+			containers.put(id, this.processes.fork(id, "container", XdProcess.with(common,
+					"--server.port=0", "--xd.container.id=" + id,
 					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
 		}
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -151,19 +140,21 @@ class DistributedFailoverIntegrationTests {
 	void anotherAdminTakesOverWhenTheLeaderDiesDuringADeploymentAndDeploysTheStreamOnce() {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--logging.level.org.apache.kafka=WARN");
 		int leaderPort = XdProcess.freePort();
-		XdProcess leader = fork("admin1", "admin", XdProcess.with(common, "--server.port=" + leaderPort,
+		XdProcess leader = this.processes.fork("admin1", "admin", XdProcess.with(common, "--server.port=" + leaderPort,
 				"--xd.data.dir=" + this.data.resolve("admin1"), "--xd.admin.reconcileInterval=1s"));
 		leader.awaitLog("is now the leader", Duration.ofSeconds(120));
 		int followerPort = XdProcess.freePort();
-		XdProcess follower = fork("admin2", "admin", XdProcess.with(common, "--server.port=" + followerPort,
+		XdProcess follower = this.processes.fork("admin2", "admin", XdProcess.with(common,
+				"--server.port=" + followerPort,
 				"--xd.data.dir=" + this.data.resolve("admin2"), "--xd.admin.reconcileInterval=1s"));
-		XdProcess container = fork("c1", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c1",
+		XdProcess container = this.processes.fork("c1", "container", XdProcess.with(common,
+				"--server.port=0", "--xd.container.id=c1",
 				"--xd.data.dir=" + this.data.resolve("c1")));
 		follower.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		container.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -190,7 +181,7 @@ class DistributedFailoverIntegrationTests {
 		api.createStream("wider", "time --fixedDelay=1 | log", false);
 		api.postForm("/streams/deployments/wider", Map.of("properties", "module.log.count=2"));
 		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("incomplete"));
-		fork("c2", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c2",
+		this.processes.fork("c2", "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=c2",
 				"--xd.data.dir=" + this.data.resolve("c2")))
 			.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		await().atMost(Duration.ofSeconds(30)).until(() -> api.status("wider").equals("deployed"));
@@ -202,17 +193,18 @@ class DistributedFailoverIntegrationTests {
 	void scalingAProcessorUpAndDownWhileMessagesFlowLosesNone() {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:"
 				+ zkPort, "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
+		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s"));
 		List<XdProcess> containers = new ArrayList<>();
 		for (String id : List.of("c1", "c2", "c3")) {
-			containers.add(fork(id, "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=" + id,
+			containers.add(this.processes.fork(id, "container", XdProcess.with(common,
+					"--server.port=0", "--xd.container.id=" + id,
 					"--xd.data.dir=" + this.data.resolve(id), "--groups", id.equals("c1") ? "source" : "worker")));
 		}
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -283,10 +275,4 @@ class DistributedFailoverIntegrationTests {
 		return hosts;
 	}
 
-	private XdProcess fork(String name, String mode, List<String> args) {
-		// logs outside the temporary directory, so that a failed run can be read afterwards
-		XdProcess process = XdProcess.start(Path.of("target", "failover-logs", this.testName), name, mode, args);
-		this.processes.add(process);
-		return process;
-	}
 }

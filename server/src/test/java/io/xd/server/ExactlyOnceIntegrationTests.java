@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.bus.kafka.SharedKafkaBroker;
@@ -29,30 +29,27 @@ class ExactlyOnceIntegrationTests {
 	@TempDir
 	Path data;
 
-	private final List<XdProcess> processes = new ArrayList<>();
-
-	@AfterEach
-	void stopAll() {
-		this.processes.forEach(XdProcess::close);
-	}
+	@RegisterExtension
+	final XdProcesses processes = new XdProcesses(LOGS);
 
 	@Test
 	void aTransactionalBridgeKilledMidStreamDeliversEverySequenceNumberExactlyOnce() throws Exception {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 		List<String> common = List.of("--spring.config.import=", DistributedFailoverIntegrationTests.USER,
 				DistributedFailoverIntegrationTests.USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--xd.messagebus.kafka.transactional=true", "--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
+		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s",
 				"--xd.admin.departureGracePeriod=1s"));
 		List<XdProcess> containers = new ArrayList<>();
 		for (String id : List.of("c1", "c2")) {
-			containers.add(fork(id, "container", XdProcess.with(common, "--server.port=0", "--xd.container.id=" + id,
+			containers.add(this.processes.fork(id, "container", XdProcess.with(common,
+					"--server.port=0", "--xd.container.id=" + id,
 					"--xd.data.dir=" + this.data.resolve(id))));
 		}
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -112,9 +109,4 @@ class ExactlyOnceIntegrationTests {
 		}
 	}
 
-	private XdProcess fork(String name, String mode, List<String> args) {
-		XdProcess process = XdProcess.start(LOGS, name, mode, args);
-		this.processes.add(process);
-		return process;
-	}
 }

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.xd.bus.kafka.SharedKafkaBroker;
@@ -28,20 +28,16 @@ class FailoverDefaultsIntegrationTests {
 	@TempDir
 	Path data;
 
-	private final List<XdProcess> processes = new ArrayList<>();
+	@RegisterExtension
+	final XdProcesses processes = new XdProcesses(Path.of("target", "failover-logs", "defaults"));
 
 	private List<String> common;
-
-	@AfterEach
-	void stopAll() {
-		this.processes.forEach(XdProcess::close);
-	}
 
 	@Test
 	void aKilledContainersModuleRunsElsewhereWithinFifteenSecondsAndAPauseOfTwoSecondsMovesNothing()
 			throws IOException, InterruptedException {
 		int zkPort = XdProcess.freePort();
-		fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
+		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 		// nothing about sessions or grace periods: the defaults are what is measured
 		this.common = List.of("--spring.config.import=", DistributedFailoverIntegrationTests.USER,
@@ -49,7 +45,7 @@ class FailoverDefaultsIntegrationTests {
 				"--transport=kafka", "--xd.messagebus.kafka.brokers=" + SharedKafkaBroker.brokers(),
 				"--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", with("--server.port=" + adminPort,
+		XdProcess admin = this.processes.fork("admin", "admin", with("--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin")));
 		XdProcess keeper = container("keeper", "keep");
 		List<XdProcess> spares = new ArrayList<>(List.of(container("c0", "spare"), container("c1", "spare")));
@@ -107,7 +103,7 @@ class FailoverDefaultsIntegrationTests {
 	}
 
 	private XdProcess container(String id, String group) {
-		return fork(id, "container", with("--server.port=0", "--xd.container.id=" + id,
+		return this.processes.fork(id, "container", with("--server.port=0", "--xd.container.id=" + id,
 				"--xd.data.dir=" + this.data.resolve(id), "--groups", group));
 	}
 
@@ -122,9 +118,4 @@ class FailoverDefaultsIntegrationTests {
 		return all;
 	}
 
-	private XdProcess fork(String name, String mode, List<String> args) {
-		XdProcess process = XdProcess.start(Path.of("target", "failover-logs", "defaults"), name, mode, args);
-		this.processes.add(process);
-		return process;
-	}
 }

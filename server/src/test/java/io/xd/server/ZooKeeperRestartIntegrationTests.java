@@ -20,8 +20,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.JsonNode;
@@ -44,12 +44,8 @@ class ZooKeeperRestartIntegrationTests {
 	@TempDir
 	Path data;
 
-	private final List<XdProcess> processes = new ArrayList<>();
-
-	@AfterEach
-	void stopAll() {
-		this.processes.forEach(XdProcess::close);
-	}
+	@RegisterExtension
+	final XdProcesses processes = new XdProcesses(LOGS);
 
 	@Test
 	void aSinglenodesStreamKeepsFlowingAndItsAdminRecoversWhenZooKeeperRestarts() {
@@ -57,7 +53,8 @@ class ZooKeeperRestartIntegrationTests {
 		XdProcess zookeeper = startZooKeeper("sn-zookeeper-1", zkPort);
 		int port = XdProcess.freePort();
 		Path nodeData = this.data.resolve("node");
-		XdProcess node = fork("singlenode", "singlenode", List.of("--spring.config.import=", "--server.port=" + port,
+		XdProcess node = this.processes.fork("singlenode", "singlenode", List.of(
+				"--spring.config.import=", "--server.port=" + port,
 				"--xd.data.dir=" + nodeData, "--zk.client.connect=127.0.0.1:" + zkPort));
 		node.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		AdminApi api = AdminApi.local("http://127.0.0.1:" + port, nodeData);
@@ -101,9 +98,9 @@ class ZooKeeperRestartIntegrationTests {
 				DistributedFailoverIntegrationTests.USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers, "--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
+		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin")));
-		XdProcess container = fork("c1", "container", XdProcess.with(common, "--server.port=0",
+		XdProcess container = this.processes.fork("c1", "container", XdProcess.with(common, "--server.port=0",
 				"--xd.container.id=c1", "--xd.data.dir=" + this.data.resolve("c1")));
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		container.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -186,7 +183,7 @@ class ZooKeeperRestartIntegrationTests {
 	}
 
 	private XdProcess startZooKeeper(String name, int port) {
-		return fork(name, "zookeeper", List.of("--port=" + port, "--dir=" + this.data.resolve("zk")))
+		return this.processes.fork(name, "zookeeper", List.of("--port=" + port, "--dir=" + this.data.resolve("zk")))
 			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 	}
 
@@ -211,9 +208,4 @@ class ZooKeeperRestartIntegrationTests {
 		}
 	}
 
-	private XdProcess fork(String name, String mode, List<String> args) {
-		XdProcess process = XdProcess.start(LOGS, name, mode, args);
-		this.processes.add(process);
-		return process;
-	}
 }
