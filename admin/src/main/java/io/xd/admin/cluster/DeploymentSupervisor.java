@@ -230,8 +230,7 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		if (wanted == null || container == null) {
 			return null;
 		}
-		int count = wanted.properties().count();
-		if ((count > 0 && module.sequence() > count)
+		if (ModulePlacement.beyondCount(wanted, module.sequence())
 				|| !CriteriaEvaluator.matches(wanted.properties().criteria(), container)) {
 			return null;
 		}

@@ -91,9 +91,14 @@ final class ModulePlacement {
 		if (wanted == null || !sameButCount(wanted.withSequence(module.sequence()), module)) {
 			return true;
 		}
-		int count = wanted.properties().count();
-		return (count > 0 && module.sequence() > count)
+		return beyondCount(wanted, module.sequence())
 				|| (container != null && !CriteriaEvaluator.matches(module.properties().criteria(), container));
+	}
+
+	/** Whether instance {@code sequence} (1-based) is beyond the planned module's count (0: one per container). */
+	static boolean beyondCount(ModuleDeployment wanted, int sequence) {
+		int count = wanted.properties().count();
+		return count > 0 && sequence > count;
 	}
 
 	/**

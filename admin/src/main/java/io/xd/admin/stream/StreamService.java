@@ -121,10 +121,7 @@ public final class StreamService {
 	 * @throws AdminException 409 when the stream is not deployed
 	 */
 	public Outcome update(String name, String properties) {
-		StreamRecord stream = find(name);
-		DeploymentRequest current = this.store.findDeployment(name)
-			.orElseThrow(() -> new AdminException(409, "StreamNotDeployedException",
-					"Stream '" + stream.name() + "' is not deployed; deploy it first"));
+		DeploymentRequest current = deployment(find(name));
 		DeploymentProperties changes = parseProperties(properties);
 		return apply(name, DeploymentProperties.of(current.properties()).with(changes.asMap()), "update");
 	}
@@ -143,9 +140,7 @@ public final class StreamService {
 		if (instances < 0) {
 			throw AdminException.badRequest("IllegalArgumentException", "The instance count must be 0 or more");
 		}
-		DeploymentRequest current = this.store.findDeployment(name)
-			.orElseThrow(() -> new AdminException(409, "StreamNotDeployedException",
-					"Stream '" + name + "' is not deployed; deploy it first"));
+		DeploymentRequest current = deployment(stream);
 		DeploymentProperties scaled = DeploymentProperties.of(current.properties())
 			.with(Map.of("module." + label + ".count", Integer.toString(instances)));
 		return apply(name, scaled, "scale " + label + " to " + instances);
@@ -186,6 +181,13 @@ public final class StreamService {
 					module.properties().asMap()))
 			.toList();
 		return new Manifest(stream.name(), release.version(), release.definition(), release.properties(), modules);
+	}
+
+	/** The stream's current deployment request; 409 when it is not deployed. */
+	private DeploymentRequest deployment(StreamRecord stream) {
+		return this.store.findDeployment(stream.name())
+			.orElseThrow(() -> new AdminException(409, "StreamNotDeployedException",
+					"Stream '" + stream.name() + "' is not deployed; deploy it first"));
 	}
 
 	private StreamRelease release(String stream, int version) {
