@@ -37,7 +37,8 @@ import io.xd.modules.Source;
  * Without {@code rate}, each producer sends as fast as the stream takes messages, and the timestamp is the moment
  * of sending. With {@code rate}, message {@code i} of a producer is due at {@code start + i / rate}: the producer
  * waits until then (parking, then yielding through the margin that absorbs the park's oversleep, then spinning for
- * the last microseconds) and, when it has fallen behind, sends at once until it has caught up. The timestamp is then the time the message was due, not
+ * the last microseconds; it yields for at most a tenth of the interval between messages) and, when it has fallen
+ * behind, sends at once until it has caught up. The timestamp is then the time the message was due, not
  * the time it went out, so a stall anywhere downstream shows in full in the latency measured at the end of the
  * stream, for every message it delayed (no coordinated omission).
  * <p>
@@ -235,7 +236,7 @@ public final class LoadGeneratorSource implements Source {
 	}
 
 	private long producePaced(MessageChannel output, long count, int producerIndex, long start) {
-		Pacer pacer = new Pacer();
+		Pacer pacer = new Pacer(this.rate);
 		long failed = 0;
 		long sent = 0;
 		for (; sent < count; sent++) {
@@ -270,12 +271,26 @@ public final class LoadGeneratorSource implements Source {
 	 * {@link LockSupport#parkNanos} oversleeps, on Linux by its 50 µs timer slack and the wake-up besides, and a
 	 * message sent late is measured late. So the pacer parks until a margin before the due time (only when that
 	 * leaves more than 50 µs to park), yields through most of the margin and spins through the last 10 µs. The margin
-	 * follows the oversleep it observes, rising fast and falling slowly, between 10 and 250 µs; a busy-waiting thread
-	 * would starve the garbage collector and the compiler on a machine with two cores, a yielding one does not.
+	 * follows the oversleep it observes, rising fast and falling slowly, between 10 and 250 µs.
+	 * <p>
+	 * Waiting without parking keeps a core busy, yielding or not: on two cores a producer that yielded through every
+	 * wait at 10 000 msg/s took half a core from the stream it measured, and doubled the stream's tail latency. So the
+	 * pacer yields for at most a tenth of the interval between two messages. Above 1 000 msg/s that is shorter than
+	 * the margin: the pacer then parks even for short waits, wakes late by the park's oversleep, and sends what has
+	 * fallen due at once; the wait counts in those messages' latency, since they carry their due times. The last
+	 * 10 µs of a wait are spun through in any case, so from 100 000 msg/s, where no wait is longer, the producer spins
+	 * (parking there, measured, did not lower the stream's tail latency, and slowed a cold stream's catching up).
 	 */
 	private final class Pacer {
 
+		/** The most one wait spends yielding rather than parked: a tenth of the interval. */
+		private final long maxBusyNanos;
+
 		private long marginNanos = INITIAL_MARGIN_NANOS;
+
+		Pacer(long rate) {
+			this.maxBusyNanos = NANOS_PER_SECOND / rate / 10;
+		}
 
 		/**
 		 * Waits until {@link System#nanoTime()} reaches {@code deadline}.
@@ -294,18 +309,21 @@ public final class LoadGeneratorSource implements Source {
 					}
 					return true;
 				}
-				long sleep = remaining - this.marginNanos;
-				if (sleep > MIN_PARK_NANOS) {
-					long before = System.nanoTime();
-					LockSupport.parkNanos(LoadGeneratorSource.this, sleep);
-					learn(System.nanoTime() - before - sleep);
-					parked = true;
-				}
-				else if (remaining > SPIN_NANOS) {
-					Thread.yield();
+				if (remaining <= SPIN_NANOS) {
+					Thread.onSpinWait();
 				}
 				else {
-					Thread.onSpinWait();
+					boolean busyBounded = this.marginNanos > this.maxBusyNanos;
+					long sleep = remaining - Math.min(this.marginNanos, this.maxBusyNanos);
+					if (sleep > MIN_PARK_NANOS || (busyBounded && sleep > 0)) {
+						long before = System.nanoTime();
+						LockSupport.parkNanos(LoadGeneratorSource.this, sleep);
+						learn(System.nanoTime() - before - sleep);
+						parked = true;
+					}
+					else {
+						Thread.yield();
+					}
 				}
 				remaining = deadline - System.nanoTime();
 			}

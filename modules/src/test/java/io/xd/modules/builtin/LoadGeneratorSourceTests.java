@@ -1,5 +1,7 @@
 package io.xd.modules.builtin;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
@@ -225,6 +227,27 @@ class LoadGeneratorSourceTests {
 		assertThat(sent).isBetween(450L, 500L);
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(480),
 				Duration.ofMillis(1500));
+	}
+
+	@Test
+	void aFastPacedProducerParksInsteadOfKeepingACoreBusy() {
+		// 50 µs between messages: too short for a park to wake on time, so waiting on time would mean never parking
+		LoadGeneratorSource source = Modules.create(new LoadGeneratorSource.Provider(),
+				Map.of("rate", "20000", "duration", "1s", "messageSize", "1"));
+		AtomicLong count = new AtomicLong();
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		long cpuBefore = threads.getCurrentThreadCpuTime();
+		long start = System.nanoTime();
+
+		long sent = source.produce((message, timeout) -> count.incrementAndGet() > 0, Long.MAX_VALUE, 0);
+
+		long wall = System.nanoTime() - start;
+		long cpu = threads.getCurrentThreadCpuTime() - cpuBefore;
+		// every message due in the second goes out: late ones are sent as soon as the producer wakes
+		assertThat(sent).isBetween(19_000L, 20_000L);
+		assertThat(count.get()).isEqualTo(sent);
+		// a producer waiting without parking would use the whole second; parked, it used a fraction of it
+		assertThat((double) cpu / wall).as("the producer's CPU time over its run's time").isLessThan(0.5);
 	}
 
 	@Test
