@@ -243,8 +243,9 @@ class LoadGeneratorSourceTests {
 
 		long wall = System.nanoTime() - start;
 		long cpu = threads.getCurrentThreadCpuTime() - cpuBefore;
-		// every message due in the second goes out: late ones are sent as soon as the producer wakes
-		assertThat(sent).isBetween(19_000L, 20_000L);
+		// the messages due in the second go out, late ones as soon as the producer wakes; only a stall of this
+		// machine near the end, which the duration cuts off, can lose some
+		assertThat(sent).isBetween(18_000L, 20_000L);
 		assertThat(count.get()).isEqualTo(sent);
 		// a producer waiting without parking would use the whole second; parked, it used a fraction of it
 		assertThat((double) cpu / wall).as("the producer's CPU time over its run's time").isLessThan(0.5);
