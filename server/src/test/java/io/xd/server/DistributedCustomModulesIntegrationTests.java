@@ -33,8 +33,7 @@ class DistributedCustomModulesIntegrationTests {
 	@Test
 	void aContainerFetchesAnUploadedModuleFromTheAdminAndRunsIt() throws Exception {
 		int zkPort = XdProcess.freePort();
-		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
-			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--transport=kafka", "--xd.messagebus.kafka.brokers=" + SharedKafkaBroker.brokers(),
 				"--logging.level.org.apache.kafka=WARN");

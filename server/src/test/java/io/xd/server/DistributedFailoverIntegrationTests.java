@@ -54,9 +54,7 @@ class DistributedFailoverIntegrationTests {
 	private void failOver(boolean kill) {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		XdProcess zookeeper = this.processes.fork("zookeeper", "zookeeper", List.of(
-				"--port=" + zkPort, "--dir=" + this.data.resolve("zk")));
-		zookeeper.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		XdProcess zookeeper = this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 
 		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
@@ -140,8 +138,7 @@ class DistributedFailoverIntegrationTests {
 	void anotherAdminTakesOverWhenTheLeaderDiesDuringADeploymentAndDeploysTheStreamOnce() {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
-			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--logging.level.org.apache.kafka=WARN");
@@ -193,8 +190,7 @@ class DistributedFailoverIntegrationTests {
 	void scalingAProcessorUpAndDownWhileMessagesFlowLosesNone() {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
-			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 		List<String> common = List.of("--spring.config.import=", USER, USER_ROLES, "--zk.client.connect=127.0.0.1:"
 				+ zkPort, "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,
 				"--xd.container.rateInterval=1s", "--logging.level.org.apache.kafka=WARN");

@@ -36,8 +36,7 @@ class ExactlyOnceIntegrationTests {
 	void aTransactionalBridgeKilledMidStreamDeliversEverySequenceNumberExactlyOnce() throws Exception {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
-			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 		List<String> common = List.of("--spring.config.import=", DistributedFailoverIntegrationTests.USER,
 				DistributedFailoverIntegrationTests.USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--zk.sessionTimeout=4s", "--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers,

@@ -37,8 +37,7 @@ class FailoverDefaultsIntegrationTests {
 	void aKilledContainersModuleRunsElsewhereWithinFifteenSecondsAndAPauseOfTwoSecondsMovesNothing()
 			throws IOException, InterruptedException {
 		int zkPort = XdProcess.freePort();
-		this.processes.fork("zookeeper", "zookeeper", List.of("--port=" + zkPort, "--dir=" + this.data.resolve("zk")))
-			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
+		this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 		// nothing about sessions or grace periods: the defaults are what is measured
 		this.common = List.of("--spring.config.import=", DistributedFailoverIntegrationTests.USER,
 				DistributedFailoverIntegrationTests.USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,

@@ -1,6 +1,7 @@
 package io.xd.server;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,6 +49,12 @@ final class XdProcesses implements BeforeEachCallback, AfterEachCallback {
 		XdProcess process = XdProcess.start(this.logDirectory, name, mode, args);
 		(ZOOKEEPER.equals(mode) ? this.zooKeepers : this.servers).add(process);
 		return process;
+	}
+
+	/** Starts a ZooKeeper server on {@code port}, keeping its data in {@code dir}, and waits until it listens. */
+	XdProcess zooKeeper(String name, int port, Path dir) {
+		return fork(name, ZOOKEEPER, List.of("--port=" + port, "--dir=" + dir))
+			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 	}
 
 	@Override

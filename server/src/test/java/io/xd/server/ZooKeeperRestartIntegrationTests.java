@@ -50,7 +50,7 @@ class ZooKeeperRestartIntegrationTests {
 	@Test
 	void aSinglenodesStreamKeepsFlowingAndItsAdminRecoversWhenZooKeeperRestarts() {
 		int zkPort = XdProcess.freePort();
-		XdProcess zookeeper = startZooKeeper("sn-zookeeper-1", zkPort);
+		XdProcess zookeeper = this.processes.zooKeeper("sn-zookeeper-1", zkPort, this.data.resolve("zk"));
 		int port = XdProcess.freePort();
 		Path nodeData = this.data.resolve("node");
 		XdProcess node = this.processes.fork("singlenode", "singlenode", List.of(
@@ -68,7 +68,7 @@ class ZooKeeperRestartIntegrationTests {
 		zookeeper.kill();
 		XdProcess.pause(Duration.ofSeconds(2));
 		long duringOutage = lines(out.resolve("ticks.out")) - beforeKill;
-		startZooKeeper("sn-zookeeper-2", zkPort);
+		this.processes.zooKeeper("sn-zookeeper-2", zkPort, this.data.resolve("zk"));
 		long away = (System.nanoTime() - killedAt) / 1_000_000;
 		long afterRestart = lines(out.resolve("ticks.out"));
 		System.out.printf("ZooKeeper restart under singlenode: away %d ms, %d lines written meanwhile%n", away,
@@ -93,13 +93,13 @@ class ZooKeeperRestartIntegrationTests {
 	void aClustersStreamResumesLosingNothingWhenZooKeeperIsAwayLongerThanTheSessionTimeout() throws Exception {
 		String brokers = SharedKafkaBroker.brokers();
 		int zkPort = XdProcess.freePort();
-		XdProcess zookeeper = startZooKeeper("cl-zookeeper-1", zkPort);
+		XdProcess zookeeper = this.processes.zooKeeper("cl-zookeeper-1", zkPort, this.data.resolve("zk"));
 		List<String> common = List.of("--spring.config.import=", DistributedFailoverIntegrationTests.USER,
 				DistributedFailoverIntegrationTests.USER_ROLES, "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--transport=kafka", "--xd.messagebus.kafka.brokers=" + brokers, "--logging.level.org.apache.kafka=WARN");
 		int adminPort = XdProcess.freePort();
-		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
-				"--xd.data.dir=" + this.data.resolve("admin")));
+		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common,
+				"--server.port=" + adminPort, "--xd.data.dir=" + this.data.resolve("admin")));
 		XdProcess container = this.processes.fork("c1", "container", XdProcess.with(common, "--server.port=0",
 				"--xd.container.id=c1", "--xd.data.dir=" + this.data.resolve("c1")));
 		admin.awaitLog("Started XdApplication", Duration.ofSeconds(120));
@@ -126,7 +126,7 @@ class ZooKeeperRestartIntegrationTests {
 			reader.readUntil(() -> false, Duration.ofSeconds(3));
 			long duringOutage = reader.received() - outAtKill;
 			reader.readUntil(() -> false, Duration.ofSeconds(6));
-			startZooKeeper("cl-zookeeper-2", zkPort);
+			this.processes.zooKeeper("cl-zookeeper-2", zkPort, this.data.resolve("zk"));
 			long restartedAt = System.nanoTime();
 
 			sent.get(60, TimeUnit.SECONDS);
@@ -180,11 +180,6 @@ class ZooKeeperRestartIntegrationTests {
 			}
 			producer.flush();
 		}
-	}
-
-	private XdProcess startZooKeeper(String name, int port) {
-		return this.processes.fork(name, "zookeeper", List.of("--port=" + port, "--dir=" + this.data.resolve("zk")))
-			.awaitLog("ZooKeeper listening", Duration.ofSeconds(60));
 	}
 
 	private static List<String> moduleIds(AdminApi api) {
