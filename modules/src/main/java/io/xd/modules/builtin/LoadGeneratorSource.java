@@ -309,21 +309,21 @@ public final class LoadGeneratorSource implements Source {
 					}
 					return true;
 				}
+				// wake a margin before the due time, but never more than the yielding allowed; when that cuts the
+				// margin short, park for however short a sleep rather than yield through it
+				boolean busyBounded = this.marginNanos > this.maxBusyNanos;
+				long sleep = remaining - (busyBounded ? this.maxBusyNanos : this.marginNanos);
 				if (remaining <= SPIN_NANOS) {
 					Thread.onSpinWait();
 				}
+				else if (sleep > (busyBounded ? 0 : MIN_PARK_NANOS)) {
+					long before = System.nanoTime();
+					LockSupport.parkNanos(LoadGeneratorSource.this, sleep);
+					learn(System.nanoTime() - before - sleep);
+					parked = true;
+				}
 				else {
-					boolean busyBounded = this.marginNanos > this.maxBusyNanos;
-					long sleep = remaining - Math.min(this.marginNanos, this.maxBusyNanos);
-					if (sleep > MIN_PARK_NANOS || (busyBounded && sleep > 0)) {
-						long before = System.nanoTime();
-						LockSupport.parkNanos(LoadGeneratorSource.this, sleep);
-						learn(System.nanoTime() - before - sleep);
-						parked = true;
-					}
-					else {
-						Thread.yield();
-					}
+					Thread.yield();
 				}
 				remaining = deadline - System.nanoTime();
 			}
