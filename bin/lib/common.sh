@@ -7,8 +7,11 @@ XD_BENCHMARKS_JAR="$XD_HOME/benchmarks/target/benchmarks.jar"
 
 # JVM options of an XD server when JAVA_OPTS is not set: a fixed heap, touched at start-up. A heap that grows while
 # the stream runs costs a fresh page fault on every new page; on the virtual machines measured here that made
-# direct binding at 1 000 bytes six times slower (1.5 M against 9-10 M msg/s).
-XD_SERVER_JAVA_OPTS="-Xms1g -Xmx1g -XX:+AlwaysPreTouch"
+# direct binding at 1 000 bytes six times slower (1.5 M against 9-10 M msg/s). Objects that survive one young
+# collection are promoted at the next (MaxTenuringThreshold=1): a stream's messages die within one, while the
+# server's own objects (module contexts, meters, connections) live for good, and copying them between survivor
+# spaces fifteen times made the first second of a fast stream's young pauses 10-20 ms instead of 2 ms.
+XD_SERVER_JAVA_OPTS="-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:MaxTenuringThreshold=1"
 
 # The JVM options of `bin/xd-container --small`: a container for modest rates (1 000 msg/s of 8 KB over Kafka keeps
 # its heap under 32 MB after GC; figures in docs/benchmarks.md#footprint). A small heap that grows on demand, the

@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class Bench implements AutoCloseable {
 
 	/** JVM options of a server when {@code XD_SERVER_JAVA_OPTS} is not set (see {@code bin/lib/common.sh}). */
-	static final String DEFAULT_SERVER_JAVA_OPTS = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch";
+	static final String DEFAULT_SERVER_JAVA_OPTS = "-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:MaxTenuringThreshold=1";
 
 	static final String BROKER = "127.0.0.1:9092";
 
