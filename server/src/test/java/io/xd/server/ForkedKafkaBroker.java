@@ -14,6 +14,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Uuid;
 
+import io.xd.bus.kafka.SharedKafkaBroker;
+
 /**
  * A Kafka broker in a process of its own (one KRaft node, broker and controller, on loopback), so that a test can
  * kill it with SIGKILL and start it again on the same ports and log directory, as an operator's restart would. Its
@@ -108,25 +110,13 @@ final class ForkedKafkaBroker implements AutoCloseable {
 				inter.broker.listener.name=PLAINTEXT
 				controller.listener.names=CONTROLLER
 				log.dirs=%3$s
-				offsets.topic.replication.factor=1
-				offsets.topic.num.partitions=5
-				transaction.state.log.replication.factor=1
-				transaction.state.log.min.isr=1
-				share.coordinator.state.topic.replication.factor=1
-				share.coordinator.state.topic.min.isr=1
-				default.replication.factor=1
-				min.insync.replicas=1
-				num.partitions=1
-				auto.create.topics.enable=false
-				group.initial.rebalance.delay.ms=0
-				group.consumer.min.heartbeat.interval.ms=500
-				group.consumer.heartbeat.interval.ms=1000
-				group.consumer.min.session.timeout.ms=3000
-				group.consumer.session.timeout.ms=10000
 				""".formatted(this.port, this.controllerPort, this.directory.resolve("data"));
+		StringBuilder settings = new StringBuilder(properties);
+		SharedKafkaBroker.localBrokerSettings().forEach((name, value) -> settings.append(name).append('=')
+			.append(value).append('\n'));
 		try {
 			Files.createDirectories(this.directory);
-			Files.writeString(config, properties);
+			Files.writeString(config, settings);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

@@ -1,9 +1,16 @@
 package io.xd.bus.kafka;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -36,16 +43,9 @@ public final class SharedKafkaBroker {
 	public static synchronized String brokers() {
 		if (broker == null) {
 			EmbeddedKafkaKraftBroker started = new EmbeddedKafkaKraftBroker(1, 1);
-			Map<String, String> properties = new HashMap<>();
-			// the consumer group settings of bin/kafka-local: assignments move within a heartbeat of a second, and
-			// a killed member's partitions move after 10 s
-			properties.putAll(Map.of("group.initial.rebalance.delay.ms", "0", "auto.create.topics.enable",
-					"false", "offsets.topic.num.partitions", "5", "group.consumer.min.heartbeat.interval.ms", "500",
-					"group.consumer.heartbeat.interval.ms", "1000", "group.consumer.min.session.timeout.ms", "3000",
-					"group.consumer.session.timeout.ms", "10000"));
-			// transactions (the bus's transactional mode) on a single broker, as bin/kafka-local has them
-			properties.putAll(Map.of("transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr",
-					"1", "transaction.state.log.num.partitions", "5"));
+			// the development broker's settings (bin/kafka-local): its consumer group timing, its single-node
+			// internal topics (transactions included), no topic auto-creation
+			Map<String, String> properties = new HashMap<>(localBrokerSettings());
 			// the test kit's own listeners (on the ports it has bound already) and one that asks for SCRAM
 			// credentials; brokers and controllers keep talking over the plaintext ones
 			properties.putAll(Map.of("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
@@ -62,6 +62,31 @@ public final class SharedKafkaBroker {
 			broker = started;
 		}
 		return broker.getBrokersAsString();
+	}
+
+	/**
+	 * The settings of the development broker that depend on neither its ports nor its directory, from
+	 * {@code build-support/kafka-local/broker.properties} (which {@code bin/kafka-local} appends to its configuration),
+	 * found from the working directory of the tests (a module's directory) upwards.
+	 */
+	public static Map<String, String> localBrokerSettings() {
+		Path relative = Path.of("build-support", "kafka-local", "broker.properties");
+		for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
+			Path file = directory.resolve(relative);
+			if (Files.isRegularFile(file)) {
+				Properties properties = new Properties();
+				try (Reader reader = Files.newBufferedReader(file)) {
+					properties.load(reader);
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+				Map<String, String> settings = new TreeMap<>();
+				properties.stringPropertyNames().forEach(name -> settings.put(name, properties.getProperty(name)));
+				return settings;
+			}
+		}
+		throw new IllegalStateException("No " + relative + " in " + Path.of("").toAbsolutePath() + " or above");
 	}
 
 	/** The {@code host:port} of the broker's SASL_PLAINTEXT listener, which takes SCRAM-SHA-256 and -512 logins. */
