@@ -7,17 +7,12 @@ import java.util.function.Predicate;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
@@ -42,13 +37,9 @@ import io.xd.modules.internal.ModuleRegistry;
  * </ul>
  * The cost of a hop is the difference of a variant's time per message from {@code noHop}'s.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = { "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch" })
-public class ProcessorHopBenchmark {
+public class ProcessorHopBenchmark extends XdBenchmark {
 
 	/** Messages per benchmark call; each message counts as one operation. */
 	static final int BATCH = 1000;

@@ -7,17 +7,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.messaging.support.GenericMessage;
 import org.springframework.messaging.support.MessageBuilder;
+
+import io.xd.benchmarks.XdBenchmark;
 
 /**
  * What the Kafka bus's producer binding adds per record to building the record: {@link KafkaRecords.Encoder}
@@ -34,13 +32,10 @@ import org.springframework.messaging.support.MessageBuilder;
  * between two ready messages, so that the benchmark itself allocates nothing): encoded per record.</li>
  * </ul>
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = { "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch" })
-public class KafkaRecordCodecBenchmark {
+public class KafkaRecordCodecBenchmark extends XdBenchmark {
 
 	private static final String TOPIC = "bench.0";
 
