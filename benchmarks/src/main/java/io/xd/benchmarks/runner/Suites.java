@@ -73,19 +73,25 @@ final class Suites {
 
 	/**
 	 * End-to-end latency at 1 000, 10 000 and 100 000 msg/s over the local bus and over Kafka, each rate in a fresh
-	 * singlenode twice: cold (the first stream of the JVM) and warm (a second stream deployed right after, on a
-	 * JIT-compiled JVM with its broker connections open), both over the whole run, first second included; beside Kafka's own producer acknowledgement latency at the same rate ({@code bin/kafka-ack-latency}).
+	 * singlenode: cold (the first stream of the JVM) and warm (a second stream deployed right after, its broker
+	 * connections open), and over Kafka also settled (a third stream after a minute at that rate, once the JIT
+	 * compilers of both XD and the broker have done their work), each over the whole run, first second included;
+	 * beside Kafka's own producer acknowledgement latency at the same rate ({@code bin/kafka-ack-latency}).
 	 */
 	void latency() throws IOException, InterruptedException {
 		int seconds = this.quick ? 5 : 30;
+		int settling = this.quick ? 10 : 60;
 		List<Integer> rates = List.of(1000, 10_000, 100_000);
 		SuiteJson json = new SuiteJson(this.bench, "latency", "End-to-end latency at fixed rates, cold and warm")
 			.note("load-generator --rate=R --duration=" + seconds + "s --messageSize=100 --generateTimestamp=true | "
 					+ "throughput --latency=true; each message carries the time it was due, so a stall counts in full "
 					+ "(no coordinated omission). Every figure covers the whole run, its first second included.")
 			.note("cold: the first stream of a fresh singlenode; warm: a second stream, deployed right after in "
-					+ "that singlenode (JIT-compiled, broker connections open); each on its own new topic. local: direct binding in one JVM; kafka: a 1-partition topic on the local broker, "
-					+ "linger.ms=1 (the bus's batchTimeout), acks=1.")
+					+ "that singlenode (broker connections open); settled (Kafka): a third stream, after " + settling
+					+ " s more at the same rate (not measured), by when the JIT compilers of XD and of the broker "
+					+ "have stopped competing with them for the 2 vCPUs; each on its own new topic. local: direct "
+					+ "binding in one JVM; kafka: a 1-partition topic on the local broker, linger.ms=1 (the bus's "
+					+ "batchTimeout), acks=1.")
 			.note("kafka producer ack: Kafka's ProducerPerformance at the same rate and size on a 1-partition topic "
 					+ "(bin/kafka-ack-latency), send() to acknowledgement; cold = its whole run from a fresh JVM, "
 					+ "warm = after its first second. Its percentiles are whole milliseconds.")
@@ -104,7 +110,13 @@ final class Suites {
 			for (int rate : rates) {
 				try (Singlenode singlenode = start("latency-" + transport + "-" + rate, Bench.serverJavaOptions(),
 						kafka ? KAFKA : new String[0])) {
-					for (String run : List.of("cold", "warm")) {
+					for (String run : kafka ? List.of("cold", "warm", "settled") : List.of("cold", "warm")) {
+						if (run.equals("settled")) {
+							this.bench.progress("latency: " + transport + " bus, " + settling + " s at " + rate
+									+ " msg/s before the settled run (not measured)");
+							stream(singlenode, null, "lat" + transport + rate + "settling", timedLoad(rate, settling)
+									+ " | throughput --latency=true --reportEveryMs=500", "", 0, POLL, true);
+						}
 						this.bench.progress("latency: " + transport + " bus, " + run + ", " + rate + " msg/s for "
 								+ seconds + "s");
 						StreamRun.Result result = stream(singlenode, null, "lat" + transport + rate + run,
