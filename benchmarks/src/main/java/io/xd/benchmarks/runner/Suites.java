@@ -82,7 +82,8 @@ final class Suites {
 		int seconds = this.quick ? 5 : 30;
 		int settling = this.quick ? 10 : 60;
 		List<Integer> rates = List.of(1000, 10_000, 100_000);
-		SuiteJson json = new SuiteJson(this.bench, "latency", "End-to-end latency at fixed rates, cold and warm")
+		SuiteJson json = new SuiteJson(this.bench, "latency",
+				"End-to-end latency at fixed rates, cold, warm and settled")
 			.note("load-generator --rate=R --duration=" + seconds + "s --messageSize=100 --generateTimestamp=true | "
 					+ "throughput --latency=true; each message carries the time it was due, so a stall counts in full "
 					+ "(no coordinated omission). Every figure covers the whole run, its first second included.")
