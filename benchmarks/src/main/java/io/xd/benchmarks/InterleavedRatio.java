@@ -11,8 +11,9 @@ import org.HdrHistogram.DoubleHistogram;
  * slice of about 2 ms of one, then of the other, the order swapped each round, for a given time after a warm-up.
  * The ratio of their rates is then measured under the same machine conditions: on a shared machine the speed of
  * both moves by up to ±20% from one minute to the next, which a JMH run (one benchmark after the other, in separate
- * forks) takes into its ratio, and which slices this short cancel. Also reports the bytes each chain allocates per message, read from
- * the thread's allocation counter: the deployed chain should allocate the payload and nothing else.
+ * forks) takes into its ratio, and which slices this short cancel. Also reports the bytes each chain allocates per
+ * message, read from the thread's allocation counter: the deployed chain should allocate the payload and nothing
+ * else.
  * <p>
  * Usage: {@code InterleavedRatio <messageSize> [seconds [warmupSeconds]]} (defaults 10 and 5) prints one Markdown
  * table row; {@code InterleavedRatio --header} prints the table's header. {@code bin/xd-bench-direct --interleaved}
@@ -159,9 +160,9 @@ public final class InterleavedRatio {
 
 		String row(int size) {
 			return String.format(Locale.ROOT,
-					"| %,d | %,d | %s msg/s | %s msg/s | **%.3f** | %.3f (%.3f-%.3f) | %.0f / %.0f |", size, this.rounds,
-					ReportFormat.compact(deployedRate()), ReportFormat.compact(plainRate()), ratio(), this.median,
-					this.p25, this.p75, this.deployedAllocated, this.plainAllocated);
+					"| %,d | %,d | %s msg/s | %s msg/s | **%.3f** | %.3f (%.3f-%.3f) | %.0f / %.0f |", size,
+					this.rounds, ReportFormat.compact(deployedRate()), ReportFormat.compact(plainRate()), ratio(),
+					this.median, this.p25, this.p75, this.deployedAllocated, this.plainAllocated);
 		}
 	}
 }
