@@ -27,8 +27,10 @@ import io.xd.bus.SendCounter;
 import io.xd.core.cluster.ModuleDeployment;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleType;
+import io.xd.modules.internal.metrics.CountedInput;
 import io.xd.modules.internal.metrics.EndToEndLatency;
 import io.xd.modules.internal.metrics.MessageCounter;
+import io.xd.modules.internal.metrics.MessageTotals;
 
 /**
  * The meters of one module instance, registered with Micrometer under the tags {@code stream}, {@code module} (its
@@ -118,6 +120,16 @@ public final class ModuleMeters {
 				.tags(tags)
 				.register(registry);
 			this.meters.add(this.handling);
+		}
+	}
+
+	/**
+	 * Hands a module that reports counts of its input ({@link CountedInput}, the {@code throughput} sink) the counts of
+	 * its input meters, so that it does not count each message a second time; nothing for other modules.
+	 */
+	void shareInputCounts(Module module) {
+		if (!this.source && module instanceof CountedInput counted) {
+			counted.countedByContainer(this.in);
 		}
 	}
 
@@ -223,7 +235,7 @@ public final class ModuleMeters {
 	 * A module's own counts and those of the direct hops it shares with its neighbours: what its meters read. Only the
 	 * list of hops changes, when the bus wires the module to a new neighbour (rarely; reads are per scrape).
 	 */
-	private static final class Counts {
+	private static final class Counts implements MessageTotals {
 
 		final MessageCounter own = new MessageCounter();
 
@@ -233,12 +245,26 @@ public final class ModuleMeters {
 			this.hops.add(hop);
 		}
 
-		long messages() {
+		@Override
+		public long messages() {
 			return sum(MessageCounter::messages);
 		}
 
-		long bytes() {
+		@Override
+		public long bytes() {
 			return sum(MessageCounter::bytes);
+		}
+
+		@Override
+		public long firstCountNanos() {
+			long first = this.own.firstCountNanos();
+			for (MessageCounter hop : this.hops) {
+				long nanos = hop.firstCountNanos();
+				if (nanos != 0 && (first == 0 || nanos - first < 0)) {
+					first = nanos;
+				}
+			}
+			return first;
 		}
 
 		private long sum(ToLongFunction<MessageCounter> count) {

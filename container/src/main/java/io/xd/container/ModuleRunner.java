@@ -102,6 +102,7 @@ public final class ModuleRunner {
 			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
 					deployment.index(), options, this.dataDirectory, onFailure));
 			running.meters.meterLatency(module, deployment);
+			running.meters.shareInputCounts(module);
 			MessageChannel output = null;
 			if (deployment.output() != null) {
 				ProducerBinding producer = bindOutput(deployment, running.meters.meterOutput());

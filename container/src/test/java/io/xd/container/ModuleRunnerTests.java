@@ -35,6 +35,7 @@ import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.builtin.ThroughputSink;
 import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleJar;
 import io.xd.modules.internal.ModuleRegistry;
@@ -240,6 +241,38 @@ class ModuleRunnerTests {
 		this.runner.deploy(deployment("collector", ModuleType.SINK, 1, pipe(1), null, null));
 		assertThat(this.meters.find("xd.module.latency").meters()).as("a module that does not measure latency")
 			.isEmpty();
+	}
+
+	@Test
+	void aDeployedThroughputSinkReportsWhatItsInputMetersCountedAndTextInUtf8() {
+		ModuleProvider throughput = ModuleRegistry.fromClassPath().find(ModuleType.SINK, "throughput").orElseThrow();
+		ModuleRunner runner = new ModuleRunner(new ModuleRegistry(List.of(
+				new TestProvider(ModuleType.SOURCE, "emitter", Emitter::new), throughput)), this.bus, this.meters,
+				ModuleContext.defaultDataDirectory());
+		// a direct hop from a module, and a queue fed by a producer that is not a module
+		RunningModule piped = runner.deploy(deployment("throughput", ModuleType.SINK, 1, pipe(0), null, null));
+		RunningModule source = runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));
+		RunningModule queued = runner.deploy(new ModuleDeployment("q", "throughput", "throughput",
+				ModuleType.SINK.toString(), 0, 1, Map.of(), ModuleDeploymentProperties.DEFAULTS, "queue:work", null,
+				null));
+		ProducerBinding producer = this.bus.bindProducer("queue:work", null, BindingProperties.NONE);
+
+		Emitter emitter = (Emitter) source.module();
+		emitter.emit("abc");
+		emitter.emit("h\u00e9llo");
+		emitter.emit("\u20ac");
+		producer.channel().send(new GenericMessage<>(new byte[7]));
+		producer.channel().send(new GenericMessage<>("\u00e9t\u00e9"));
+
+		ThroughputSink.Totals direct = ((ThroughputSink) piped.module()).totals();
+		assertThat(direct.messages()).isEqualTo(3);
+		assertThat(direct.bytes()).as("UTF-8 lengths").isEqualTo(3 + 6 + 3);
+		assertThat(this.meters.get("xd.module.bytes.in").tag("stream", "s").functionCounter().count())
+			.as("the meter counts characters").isEqualTo(3 + 5 + 1);
+		await().atMost(5, TimeUnit.SECONDS)
+			.untilAsserted(() -> assertThat(((ThroughputSink) queued.module()).totals().messages()).isEqualTo(2));
+		assertThat(((ThroughputSink) queued.module()).totals().bytes()).isEqualTo(7 + 5);
+		assertThat(queued.meters().messagesIn()).isEqualTo(2);
 	}
 
 	@Test

@@ -21,8 +21,10 @@ import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
-import io.xd.modules.internal.metrics.MessageCounter;
+import io.xd.modules.internal.metrics.CountedInput;
 import io.xd.modules.internal.metrics.EndToEndLatency;
+import io.xd.modules.internal.metrics.MessageCounter;
+import io.xd.modules.internal.metrics.MessageTotals;
 
 /**
  * The {@code throughput} sink: counts messages and payload bytes and logs the rates, in Spring XD's line format.
@@ -40,8 +42,14 @@ import io.xd.modules.internal.metrics.EndToEndLatency;
  * A payload that is not a {@code byte[]} of at least 12 bytes, or whose time lies in the future, is counted as
  * unmeasured. {@code System.nanoTime()} values compare only within one machine, so the latency is meaningful only
  * when the source runs on the same machine as the sink.
+ * <p>
+ * In a container, the sink does not count each message a second time: the container's input meters already count
+ * every message handed to it ({@code xd.module.messages.in}, {@code xd.module.bytes.in}), and the sink reads its
+ * totals from them ({@link CountedInput}). It then counts only what a {@code String} payload has in UTF-8 beyond its
+ * length in characters (what the meters count for it), so that its byte counts stay UTF-8 lengths. Run without a
+ * container, it counts every message itself.
  */
-public final class ThroughputSink implements Sink, EndToEndLatency {
+public final class ThroughputSink implements Sink, EndToEndLatency, CountedInput {
 
 	static final ModuleOption<Long> REPORT_EVERY_MS = ModuleOption.ofLong("reportEveryMs")
 		.withDefault(1000L)
@@ -72,7 +80,17 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 
 	private static final double MEGABYTE = 1024.0 * 1024.0;
 
+	/**
+	 * What the sink counts itself: every message, or in a container only the UTF-8 bytes of {@code String} payloads
+	 * beyond their length in characters.
+	 */
 	private final MessageCounter counter = new MessageCounter();
+
+	/** What the reports and {@link #totals()} read: {@link #counter}, or the container's counts of the input. */
+	private MessageTotals counts = this.counter;
+
+	/** Whether the container's meters count the input (set before the sink starts). */
+	private boolean countedByContainer;
 
 	/** The latencies, or {@code null} when the {@code latency} option is off. */
 	private final LatencyRecorder latency;
@@ -119,22 +137,53 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 	}
 
 	@Override
+	public void countedByContainer(MessageTotals input) {
+		MessageCounter beyondChars = this.counter;
+		this.counts = new MessageTotals() {
+
+			@Override
+			public long messages() {
+				return input.messages();
+			}
+
+			@Override
+			public long bytes() {
+				return input.bytes() + beyondChars.bytes();
+			}
+
+			@Override
+			public long firstCountNanos() {
+				return input.firstCountNanos();
+			}
+		};
+		this.countedByContainer = true;
+	}
+
+	@Override
 	public void handleMessage(Message<?> message) {
 		Object payload = message.getPayload();
 		if (this.latency != null) {
 			recordLatency(payload);
 		}
-		long bytes;
-		if (payload instanceof byte[] array) {
-			bytes = array.length;
+		if (!this.countedByContainer) {
+			this.counter.record(bytesOf(payload));
 		}
 		else if (payload instanceof String text) {
-			bytes = utf8Length(text);
+			long beyondChars = utf8Length(text) - text.length();
+			if (beyondChars > 0) {
+				this.counter.record(beyondChars);
+			}
 		}
-		else {
-			bytes = 0;
+	}
+
+	private static long bytesOf(Object payload) {
+		if (payload instanceof byte[] array) {
+			return array.length;
 		}
-		this.counter.record(bytes);
+		if (payload instanceof String text) {
+			return utf8Length(text);
+		}
+		return 0;
 	}
 
 	private void recordLatency(Object payload) {
@@ -166,9 +215,9 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 
 	/** Totals so far: messages, bytes, and the time from the first to the last message seen by the reporter. */
 	public Totals totals() {
-		long first = this.counter.firstCountNanos();
+		long first = this.counts.firstCountNanos();
 		long last = Math.max(this.lastActivityNanos, first);
-		return new Totals(this.counter.messages(), this.counter.bytes(), (first == 0) ? 0 : last - first);
+		return new Totals(this.counts.messages(), this.counts.bytes(), (first == 0) ? 0 : last - first);
 	}
 
 	/**
@@ -203,12 +252,12 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 		long lastReport = 0;
 		while (this.running) {
 			LockSupport.parkNanos(POLL_NANOS);
-			long first = this.counter.firstCountNanos();
+			long first = this.counts.firstCountNanos();
 			if (first == 0) {
 				continue;
 			}
 			long now = System.nanoTime();
-			long messages = this.counter.messages();
+			long messages = this.counts.messages();
 			if (messages != this.seenMessages) {
 				this.seenMessages = messages;
 				this.lastActivityNanos = now;
@@ -217,7 +266,7 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 				lastReport = first;
 			}
 			if (this.reportEveryNanos > 0 && now - lastReport >= this.reportEveryNanos) {
-				long bytes = this.counter.bytes();
+				long bytes = this.counts.bytes();
 				logRates(messages - lastMessages, bytes - lastBytes, now - lastReport, messages, bytes, now - first);
 				if (this.latency != null) {
 					Histogram interval = this.latency.takeInterval();
@@ -236,7 +285,7 @@ public final class ThroughputSink implements Sink, EndToEndLatency {
 			return;
 		}
 		this.summarized = true;
-		if (this.counter.messages() != this.seenMessages) {
+		if (this.counts.messages() != this.seenMessages) {
 			// the last messages arrived after the reporter's last poll
 			this.lastActivityNanos = System.nanoTime();
 		}

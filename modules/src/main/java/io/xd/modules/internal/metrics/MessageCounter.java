@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * {@link ThreadOwnedSlots} finds it. Totals read while threads are counting are a consistent lower bound, never an
  * overcount.
  */
-public final class MessageCounter extends ThreadOwnedSlots<MessageCounter.Cell> {
+public final class MessageCounter extends ThreadOwnedSlots<MessageCounter.Cell> implements MessageTotals {
 
 	private static final VarHandle MESSAGES;
 
@@ -55,6 +55,7 @@ public final class MessageCounter extends ThreadOwnedSlots<MessageCounter.Cell> 
 	}
 
 	/** Messages counted so far by all threads. */
+	@Override
 	public long messages() {
 		long sum = 0;
 		for (Cell cell : slots()) {
@@ -64,6 +65,7 @@ public final class MessageCounter extends ThreadOwnedSlots<MessageCounter.Cell> 
 	}
 
 	/** Bytes counted so far by all threads. */
+	@Override
 	public long bytes() {
 		long sum = 0;
 		for (Cell cell : slots()) {
@@ -73,6 +75,7 @@ public final class MessageCounter extends ThreadOwnedSlots<MessageCounter.Cell> 
 	}
 
 	/** {@link System#nanoTime()} when the first message was counted, or 0 before that. */
+	@Override
 	public long firstCountNanos() {
 		Cell[] cells = slots();
 		return (cells.length == 0) ? 0 : cells[0].created;
