@@ -65,31 +65,37 @@ class CustomModuleExampleIntegrationTests {
 		}
 	}
 
-	/** Copies the example out of the source tree and packages it; the SPI comes from a local repository of its own. */
+	/**
+	 * Copies the example out of the source tree and packages it; the module API comes from a local repository of its
+	 * own. Its dependency tree, written by the same build, lists the module API and what it needs, and nothing of the
+	 * built-in modules or their drivers.
+	 */
 	private Path buildExample() throws IOException, InterruptedException {
 		Path project = this.work.resolve("reverse-processor");
 		copyTree(ROOT.resolve("examples/reverse-processor"), project);
-		Path modulesJar;
-		try (Stream<Path> files = Files.list(ROOT.resolve("modules/target"))) {
-			modulesJar = files.filter(file -> file.getFileName().toString().matches("xd-modules-[^-]+(-SNAPSHOT)?\\.jar"))
+		Path apiJar;
+		try (Stream<Path> files = Files.list(ROOT.resolve("module-api/target"))) {
+			apiJar = files.filter(file -> file.getFileName().toString().matches("xd-module-api-[^-]+(-SNAPSHOT)?\\.jar"))
 				.findFirst()
-				.orElseThrow(() -> new IllegalStateException("modules/target has no xd-modules jar: build with -am"));
+				.orElseThrow(() -> new IllegalStateException("module-api/target has no xd-module-api jar: build with -am"));
 		}
-		String name = modulesJar.getFileName().toString();
-		String version = name.substring("xd-modules-".length(), name.length() - ".jar".length());
-		// what `mvn install` would put in a repository, without touching the user's own: the SPI's jar and pom and the
+		String name = apiJar.getFileName().toString();
+		String version = name.substring("xd-module-api-".length(), name.length() - ".jar".length());
+		// what `mvn install` would put in a repository, without touching the user's own: the API's jar and pom and the
 		// parent pom; every other artifact comes read-only from the user's repository (Maven 3.9's "tail")
 		Path repository = this.work.resolve("repository");
-		Path modules = Files.createDirectories(repository.resolve("io/xd/xd-modules/" + version));
-		Files.copy(modulesJar, modules.resolve("xd-modules-" + version + ".jar"));
-		Files.copy(ROOT.resolve("modules/pom.xml"), modules.resolve("xd-modules-" + version + ".pom"));
+		Path api = Files.createDirectories(repository.resolve("io/xd/xd-module-api/" + version));
+		Files.copy(apiJar, api.resolve("xd-module-api-" + version + ".jar"));
+		Files.copy(ROOT.resolve("module-api/pom.xml"), api.resolve("xd-module-api-" + version + ".pom"));
 		Path parent = Files.createDirectories(repository.resolve("io/xd/xd-parent/" + version));
 		Files.copy(ROOT.resolve("pom.xml"), parent.resolve("xd-parent-" + version + ".pom"));
 
+		Path tree = this.work.resolve("dependency-tree.txt");
 		Path userRepository = Path.of(System.getProperty("user.home"), ".m2", "repository");
 		List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-ntp", "-o", "-f",
 				project.resolve("pom.xml").toString(), "-Dmaven.repo.local=" + repository,
-				"-Dmaven.repo.local.tail=" + userRepository, "-Dxd.version=" + version, "package"));
+				"-Dmaven.repo.local.tail=" + userRepository, "-Dxd.version=" + version, "package", "dependency:tree",
+				"-Dscope=compile", "-DoutputFile=" + tree));
 		Path output = this.work.resolve("example-build.log");
 		Process build = new ProcessBuilder(command).directory(project.toFile())
 			.redirectErrorStream(true)
@@ -99,6 +105,10 @@ class CustomModuleExampleIntegrationTests {
 		String log = Files.readString(output, StandardCharsets.UTF_8);
 		assertThat(build.exitValue()).as(log).isZero();
 		assertThat(log).contains("Tests run: 3, Failures: 0, Errors: 0");
+		assertThat(Files.readString(tree)).contains("io.xd:xd-module-api:jar:" + version + ":provided",
+				"org.springframework:spring-messaging:jar:")
+			.doesNotContain("xd-modules", "kafka", "h2database", "postgresql", "spring-integration", "micrometer",
+					"HdrHistogram", "jackson", "json-path", "slf4j");
 		return project.resolve("target/reverse-processor-1.0.0.jar");
 	}
 

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
@@ -65,6 +67,28 @@ class ModuleJarTests {
 			assertThatThrownBy(() -> loader.loadClass(hidden)).as(hidden).isInstanceOf(ClassNotFoundException.class);
 		}
 		assertThat(Collections.list(loader.getResources(ModuleJar.SERVICE_FILE))).hasSize(1);
+	}
+
+	@Test
+	void aModuleCannotLoadTheBuiltInModulesOrTheirDriversWithoutShippingThem() throws Exception {
+		List<String> notShipped = List.of("org.h2.Driver", "org.postgresql.Driver",
+				"org.apache.kafka.clients.producer.KafkaProducer", "com.jayway.jsonpath.JsonPath",
+				"org.springframework.integration.ip.tcp.serializer.TcpCodecs", "io.micrometer.core.instrument.Metrics",
+				"io.xd.modules.internal.ModuleRegistry", "io.xd.modules.builtin.TimeSource");
+		List<String> api = List.of("io.xd.modules.Processor", "io.xd.modules.expression.SafeExpression",
+				"io.xd.modules.testkit.ModuleTestDriver", "org.springframework.messaging.support.GenericMessage",
+				"org.springframework.integration.channel.DirectChannel");
+		for (String name : notShipped) {
+			assertThat(Class.forName(name)).as("on XD's class path").isNotNull();
+		}
+
+		try (ModuleTestDriver driver = ModuleTestDriver.of(load(TestJars.classProbe(), "probe"))) {
+			notShipped.forEach(driver::send);
+			api.forEach(driver::send);
+			assertThat(driver.receivedPayloads()).containsExactlyElementsOf(Stream
+				.concat(notShipped.stream().map(name -> "ClassNotFoundException"), api.stream().map(name -> "loaded " + name))
+				.toList());
+		}
 	}
 
 	@Test

@@ -103,6 +103,62 @@ public final class TestJars {
 			}
 			""";
 
+	/** The provider class of {@link #classProbe()}. */
+	public static final String PROBE_PROVIDER = "com.example.probe.ProbeProvider";
+
+	private static final String PROBE = """
+			package com.example.probe;
+
+			import java.util.List;
+
+			import org.springframework.messaging.Message;
+			import org.springframework.messaging.MessageChannel;
+			import org.springframework.messaging.support.GenericMessage;
+
+			import io.xd.modules.Module;
+			import io.xd.modules.ModuleContext;
+			import io.xd.modules.ModuleMetadata;
+			import io.xd.modules.ModuleProvider;
+			import io.xd.modules.ModuleType;
+			import io.xd.modules.Processor;
+
+			public final class ProbeProvider implements ModuleProvider {
+
+				static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.PROCESSOR, "probe",
+						"Loads the class each payload names, as module code would, and says what happened", List.of());
+
+				@Override
+				public ModuleMetadata metadata() {
+					return METADATA;
+				}
+
+				@Override
+				public Module create(ModuleContext context) {
+					return new Processor() {
+
+						private MessageChannel output;
+
+						@Override
+						public void start(MessageChannel output) {
+							this.output = output;
+						}
+
+						@Override
+						public void handleMessage(Message<?> message) {
+							String result;
+							try {
+								result = "loaded " + Class.forName((String) message.getPayload()).getName();
+							}
+							catch (ClassNotFoundException | LinkageError ex) {
+								result = ex.getClass().getSimpleName();
+							}
+							this.output.send(new GenericMessage<>(result));
+						}
+					};
+				}
+			}
+			""";
+
 	private final Map<String, String> sources = new LinkedHashMap<>();
 
 	private final Map<String, byte[]> resources = new LinkedHashMap<>();
@@ -150,6 +206,17 @@ public final class TestJars {
 			.replace("@STATIC@", staticInit)
 			.replace("@METADATA@", metadata));
 		jar.resources.put(ModuleJar.SERVICE_FILE, (SUFFIX_PROVIDER + "\n").getBytes(StandardCharsets.UTF_8));
+		return jar;
+	}
+
+	/**
+	 * A processor that tries to load the class each payload names with {@code Class.forName}, from its own code as a
+	 * module would, and sends {@code loaded <name>} or the simple name of the exception ({@code ClassNotFoundException}).
+	 */
+	public static TestJars classProbe() {
+		TestJars jar = new TestJars();
+		jar.sources.put(PROBE_PROVIDER, PROBE);
+		jar.resources.put(ModuleJar.SERVICE_FILE, (PROBE_PROVIDER + "\n").getBytes(StandardCharsets.UTF_8));
 		return jar;
 	}
 

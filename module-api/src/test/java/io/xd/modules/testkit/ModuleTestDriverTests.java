@@ -127,19 +127,6 @@ class ModuleTestDriverTests {
 		}
 	}
 
-	@Test
-	void aSchedulerTaskThatThrowsFailsTheModule() {
-		ModuleProvider ticking = provider(new ModuleMetadata(ModuleType.SOURCE, "ticking", "Ticks", List.of()),
-				context -> (Source) output -> io.xd.modules.builtin.ModuleSupport.scheduler(context, "tick")
-					.scheduleWithFixedDelay(() -> {
-						throw new IllegalStateException("tick failed");
-					}, 0, 10, java.util.concurrent.TimeUnit.MILLISECONDS));
-		try (ModuleTestDriver driver = ModuleTestDriver.of(ticking)) {
-			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> driver.failure().isPresent());
-			assertThat(driver.failure().get()).hasMessage("tick failed");
-		}
-	}
-
 	private static ModuleProvider provider(ModuleMetadata metadata, Function<ModuleContext, Module> factory) {
 		return new ModuleProvider() {
 

@@ -6,7 +6,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import org.slf4j.LoggerFactory;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Where a module instance runs: its stream, its label, its position in the stream and its validated options; and how
@@ -86,7 +86,7 @@ public record ModuleContext(String streamName, String label, int index, ModuleOp
 	}
 
 	private static Consumer<Throwable> logOnly(String streamName, String label) {
-		return cause -> LoggerFactory.getLogger(ModuleContext.class)
-			.error("Module {} of stream {} failed", label, streamName, cause);
+		return cause -> LogFactory.getLog(ModuleContext.class)
+			.error("Module " + label + " of stream " + streamName + " failed", cause);
 	}
 }
