@@ -120,6 +120,71 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
+	void creatingNeverDeploysWithoutTheDeployRoleWhicheverWayTheRequestAsks() {
+		String form = "application/x-www-form-urlencoded";
+		String json = "application/json";
+		record Attempt(String query, String contentType, String body) {
+		}
+		List<Attempt> attempts = List.of(new Attempt("", form, "name=c1&definition=time%20%7C%20log"),
+				new Attempt("", json, "{\"name\":\"c2\",\"definition\":\"time | log\"}"),
+				new Attempt("", json, "{\"name\":\"c3\",\"definition\":\"time | log\",\"deploy\":true}"),
+				new Attempt("", json, "{\"name\":\"c4\",\"definition\":\"time | log\",\"deploy\":\"TRUE\"}"),
+				new Attempt("?deploy=false", json,
+						"{\"name\":\"c5\",\"definition\":\"time | log\",\"deploy\":\"True\"}"),
+				new Attempt("?deploy=true", form, "name=c6&definition=time%20%7C%20log"),
+				new Attempt("", form, "name=c7&definition=time%20%7C%20log&deploy=tRuE"),
+				new Attempt("?deploy=false", form, "name=c8&definition=time%20%7C%20log&deploy=true"),
+				new Attempt("", json, "{\"name\":\"c9\",\"definition\":\"time | log\",\"deploy\":false,"
+						+ "\"deploy\":true}"));
+		for (Attempt attempt : attempts) {
+			Response response = as("creator").post("/streams/definitions" + attempt.query(), attempt.contentType(),
+					attempt.body());
+			assertThat(response.status()).as(attempt.toString()).isIn(201, 403);
+		}
+		for (int i = 1; i <= attempts.size(); i++) {
+			Response stream = as("viewer").get("/streams/definitions/c" + i);
+			if (stream.status() == 200) {
+				assertThat(stream.json().get("status").asString()).as("c" + i).isEqualTo("undeployed");
+			}
+		}
+		assertThat(as("viewer").get("/runtime/modules").body()).doesNotContain("\"c1", "\"c2", "\"c9");
+		assertThat(as("viewer").get("/streams/definitions/c1").status()).as("a plain create still creates")
+			.isEqualTo(200);
+		assertThat(as("admin").createStream("c10", "time | log", false).status()).isEqualTo(201);
+		assertThat(as("admin").post("/streams/definitions", json,
+				"{\"name\":\"c11\",\"definition\":\"time | log\",\"deploy\":true}").status()).isEqualTo(201);
+		await().atMost(Duration.ofSeconds(20)).until(() -> as("viewer").status("c11").equals("deployed"));
+		assertThat(as("viewer").status("c10")).isEqualTo("undeployed");
+		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
+	}
+
+	@Test
+	void changingModuleOptionsThroughDeploymentsNeedsCreateAsWellAsDeploy() {
+		assertThat(as("admin").createStream("o1", "time | transform --expression=payload | log", false).status())
+			.isEqualTo(201);
+		String overriding = "module.log.count=1,app.transform.expression=payload.toUpperCase()";
+		assertThat(as("deployer").postForm("/streams/deployments/o1", Map.of("properties", overriding)).status())
+			.as("deploy with an option override").isEqualTo(403);
+		assertThat(as("deployer").post("/streams/deployments/o1", "application/json",
+				"{\"properties\":\"app.transform.expression=payload.toUpperCase()\"}").status())
+			.as("the same in JSON").isEqualTo(403);
+		assertThat(as("deployer").postForm("/streams/deployments/o1", Map.of("properties", "module.log.count=1"))
+			.status()).isIn(200, 201);
+		await().atMost(Duration.ofSeconds(20)).until(() -> as("viewer").status("o1").equals("deployed"));
+		assertThat(as("deployer").postForm("/streams/deployments/update/o1",
+				Map.of("properties", "app.transform.expression='x'")).status()).as("update with an option override")
+			.isEqualTo(403);
+		assertThat(as("deployer").postForm("/streams/deployments/update/o1",
+				Map.of("properties", "module.log.count=0")).status()).isEqualTo(200);
+		assertThat(as("deployer").post("/streams/deployments/rollback/o1/1", null, "").status()).as("rollback")
+			.isEqualTo(403);
+		assertThat(as("admin").postForm("/streams/deployments/update/o1",
+				Map.of("properties", "app.transform.expression='x'")).status()).isEqualTo(200);
+		assertThat(as("admin").get("/streams/deployments/history/o1").body()).contains("app.transform.expression");
+		assertThat(as("admin").delete("/streams/definitions/o1").status()).isEqualTo(200);
+	}
+
+	@Test
 	void everyEndpointAnswersEachRoleAsTheTableSays() {
 		record Endpoint(String method, String path, String body, Set<Role> needs) {
 		}
@@ -138,6 +203,14 @@ class SecurityIntegrationTests {
 				new Endpoint("POST", "/streams/definitions", "name=t2&definition=time%20%7C%20log&deploy=true",
 						Set.of(Role.CREATE, Role.DEPLOY)),
 				new Endpoint("POST", "/streams/deployments/none", "", Set.of(Role.DEPLOY)),
+				new Endpoint("POST", "/streams/deployments/none", "properties=app.log.level%3DWARN",
+						Set.of(Role.CREATE, Role.DEPLOY)),
+				new Endpoint("POST", "/streams/deployments/update/none", "properties=module.log.count%3D1",
+						Set.of(Role.DEPLOY)),
+				new Endpoint("POST", "/streams/deployments/update/none", "properties=app.log.level%3DWARN",
+						Set.of(Role.CREATE, Role.DEPLOY)),
+				new Endpoint("POST", "/streams/deployments/scale/none/log/instances/2", "", Set.of(Role.DEPLOY)),
+				new Endpoint("POST", "/streams/deployments/rollback/none/1", "", Set.of(Role.CREATE, Role.DEPLOY)),
 				new Endpoint("DELETE", "/streams/deployments/none", null, Set.of(Role.DEPLOY)),
 				new Endpoint("DELETE", "/streams/definitions/none", null, Set.of(Role.DESTROY)),
 				new Endpoint("POST", "/modules/processor/custom", "", Set.of(Role.MANAGE)),

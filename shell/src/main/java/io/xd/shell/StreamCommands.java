@@ -115,7 +115,7 @@ final class StreamCommands {
 		Map<String, String> form = new LinkedHashMap<>();
 		form.put("name", name);
 		form.put("definition", invocation.option("definition"));
-		// Always sent: the admin server deploys by default when the field is absent, the shell does not.
+		// Always sent, so that what the shell asks for is plain in the request and its logs.
 		form.put("deploy", Boolean.toString(deploy));
 		this.session.admin().postForm(DEFINITIONS, form);
 		invocation.out()

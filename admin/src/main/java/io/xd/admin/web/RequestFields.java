@@ -1,6 +1,7 @@
 package io.xd.admin.web;
 
 import java.io.IOException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,8 +18,13 @@ import io.xd.admin.AdminException;
  * The named fields of a request, whether sent as form fields or query parameters (as Spring XD's clients do) or
  * as a JSON object with the same names. Values of JSON fields are read as text; nested objects are refused. A body
  * of any other media type is refused with 415.
+ * <p>
+ * A request is read once: the fields (or the error that reading them gave) are kept in a request attribute, so the
+ * access rules that decide which roles a request needs and the controller that acts on it see the same fields.
  */
-final class RequestFields {
+public final class RequestFields {
+
+	private static final String ATTRIBUTE = RequestFields.class.getName();
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -27,7 +33,30 @@ final class RequestFields {
 	private RequestFields() {
 	}
 
-	static Map<String, String> read(HttpServletRequest request) {
+	/**
+	 * The request's fields, read at the first call and the same at every later one.
+	 * @throws AdminException 4xx when the body cannot carry fields or is malformed (at every call)
+	 */
+	public static Map<String, String> read(HttpServletRequest request) {
+		Object read = request.getAttribute(ATTRIBUTE);
+		if (read == null) {
+			try {
+				read = Collections.unmodifiableMap(parse(request));
+			}
+			catch (AdminException ex) {
+				read = ex;
+			}
+			request.setAttribute(ATTRIBUTE, read);
+		}
+		if (read instanceof AdminException ex) {
+			throw ex;
+		}
+		@SuppressWarnings("unchecked")
+		Map<String, String> fields = (Map<String, String>) read;
+		return fields;
+	}
+
+	private static Map<String, String> parse(HttpServletRequest request) {
 		MediaType type = mediaType(request);
 		Map<String, String> fields = new LinkedHashMap<>();
 		request.getParameterMap().forEach((name, values) -> fields.put(name, values.length == 0 ? "" : values[0]));
@@ -105,7 +134,7 @@ final class RequestFields {
 	}
 
 	/** Parses a boolean field: true or false in any case; absent gives the default. */
-	static boolean bool(Map<String, String> fields, String name, boolean defaultValue) {
+	public static boolean bool(Map<String, String> fields, String name, boolean defaultValue) {
 		String value = fields.get(name);
 		if (value == null || value.isBlank()) {
 			return defaultValue;

@@ -28,6 +28,12 @@ import io.xd.admin.stream.StreamService.StreamInfo;
 @RestController
 public class StreamController {
 
+	/** The field of a create request that asks for the new stream to be deployed too. */
+	public static final String DEPLOY_FIELD = "deploy";
+
+	/** The field of a deploy or update request that carries its deployment properties. */
+	public static final String PROPERTIES_FIELD = "properties";
+
 	private final StreamService streams;
 
 	public StreamController(StreamService streams) {
@@ -41,15 +47,17 @@ public class StreamController {
 	}
 
 	/**
-	 * Creates a stream from the fields {@code name}, {@code definition} and {@code deploy} (default true, as in
-	 * Spring XD's REST API).
+	 * Creates a stream from the fields {@code name}, {@code definition} and {@code deploy}. It deploys the stream only
+	 * when {@code deploy} is {@code true}: creating is CREATE's, deploying DEPLOY's, and a request that does not ask
+	 * for both gets only the first (as {@code stream create} without {@code --deploy} in Spring XD's shell). The access
+	 * rules read the same {@link RequestFields} to decide which roles the request needs.
 	 */
 	@PostMapping("/streams/definitions")
 	@ResponseStatus(HttpStatus.CREATED)
 	public StreamInfo create(HttpServletRequest request) {
 		Map<String, String> fields = RequestFields.read(request);
 		return this.streams.create(fields.get("name"), fields.get("definition"),
-				RequestFields.bool(fields, "deploy", true));
+				RequestFields.bool(fields, DEPLOY_FIELD, false));
 	}
 
 	@DeleteMapping("/streams/definitions")
@@ -76,7 +84,7 @@ public class StreamController {
 	 */
 	@PostMapping("/streams/deployments/{name}")
 	public ResponseEntity<DeploymentResult> deploy(@PathVariable String name, HttpServletRequest request) {
-		Outcome outcome = this.streams.deploy(name, RequestFields.read(request).get("properties"));
+		Outcome outcome = this.streams.deploy(name, RequestFields.read(request).get(PROPERTIES_FIELD));
 		return ResponseEntity.status((outcome == Outcome.DEPLOYED) ? HttpStatus.CREATED : HttpStatus.OK)
 			.body(result(name, outcome));
 	}
@@ -88,7 +96,7 @@ public class StreamController {
 	 */
 	@PostMapping("/streams/deployments/update/{name}")
 	public DeploymentResult update(@PathVariable String name, HttpServletRequest request) {
-		return result(name, this.streams.update(name, RequestFields.read(request).get("properties")));
+		return result(name, this.streams.update(name, RequestFields.read(request).get(PROPERTIES_FIELD)));
 	}
 
 	/** Runs {@code count} instances of the module labelled {@code label}, without touching the rest. */

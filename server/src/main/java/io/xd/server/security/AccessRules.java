@@ -18,6 +18,11 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
+import io.xd.admin.AdminException;
+import io.xd.admin.stream.DeploymentProperties;
+import io.xd.admin.web.RequestFields;
+import io.xd.admin.web.StreamController;
+
 /**
  * Which roles a request needs, in one table (the first matching row wins):
  *
@@ -28,14 +33,20 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * GET, HEAD        /modules/{type}/{name}/jar     none here: the admin serves module jars to requests that carry the
  *                                                 cluster's token (X-XD-Module-Token), containers and other admins
  * GET, HEAD        /**                            VIEW (Prometheus scrapers authenticate too)
- * POST             /streams/definitions           CREATE, and DEPLOY as well with deploy=true
+ * POST             /streams/definitions           CREATE, and DEPLOY as well when its deploy field is true
  * DELETE           /streams/definitions/**        DESTROY
+ * POST             /streams/deployments/rollback/** DEPLOY and CREATE: a release's module options come back
+ * POST             /streams/deployments/**        DEPLOY, and CREATE as well when its properties override module
+ *                                                 options (app.&lt;label&gt;.&lt;option&gt;): that changes the definition
  * other methods    /streams/deployments/**        DEPLOY
  * anything else                                   MANAGE (custom module uploads, registrations and deletes,
  *                                                 runtime administration)
  * </pre>
  *
- * The error pages Spring renders for a request that already failed need nothing more.
+ * The error pages Spring renders for a request that already failed need nothing more. The fields of a request
+ * (form, query or JSON) are read with the admin's {@link RequestFields}, once: the controller then acts on the very
+ * fields these rules judged. A request whose fields cannot be read needs the roles of its plainest form; the
+ * controller refuses it with the same error.
  */
 final class AccessRules implements AuthorizationManager<RequestAuthorizationContext> {
 
@@ -52,6 +63,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 	private static final PathPattern DEFINITIONS_ALL = PARSER.parse("/streams/definitions/**");
 
 	private static final PathPattern DEPLOYMENTS_ALL = PARSER.parse("/streams/deployments/**");
+
+	private static final PathPattern ROLLBACK = PARSER.parse("/streams/deployments/rollback/**");
 
 	private static final PathPattern MODULE_JAR = PARSER.parse("/modules/{type}/{name}/jar");
 
@@ -71,16 +84,46 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 			return open ? Set.of() : Set.of(Role.VIEW);
 		}
 		if (method.equals("POST") && DEFINITIONS.matches(path)) {
-			return "true".equalsIgnoreCase(request.getParameter("deploy")) ? EnumSet.of(Role.CREATE, Role.DEPLOY)
-					: Set.of(Role.CREATE);
+			return asksToDeploy(request) ? EnumSet.of(Role.CREATE, Role.DEPLOY) : Set.of(Role.CREATE);
 		}
 		if (method.equals("DELETE") && DEFINITIONS_ALL.matches(path)) {
 			return Set.of(Role.DESTROY);
+		}
+		if (method.equals("POST") && ROLLBACK.matches(path)) {
+			return EnumSet.of(Role.CREATE, Role.DEPLOY);
+		}
+		if (method.equals("POST") && DEPLOYMENTS_ALL.matches(path)) {
+			return overridesOptions(request) ? EnumSet.of(Role.CREATE, Role.DEPLOY) : Set.of(Role.DEPLOY);
 		}
 		if (DEPLOYMENTS_ALL.matches(path)) {
 			return Set.of(Role.DEPLOY);
 		}
 		return Set.of(Role.MANAGE);
+	}
+
+	/** Whether a create request asks for the stream to be deployed too, as the controller will read it. */
+	private static boolean asksToDeploy(HttpServletRequest request) {
+		try {
+			return RequestFields.bool(RequestFields.read(request), StreamController.DEPLOY_FIELD, false);
+		}
+		catch (AdminException ex) {
+			return false;
+		}
+	}
+
+	/** Whether a deploy or update request's properties override module options, as the controller will read them. */
+	private static boolean overridesOptions(HttpServletRequest request) {
+		try {
+			String properties = RequestFields.read(request).get(StreamController.PROPERTIES_FIELD);
+			return DeploymentProperties.parse(properties)
+				.asMap()
+				.keySet()
+				.stream()
+				.anyMatch(key -> key.startsWith(DeploymentProperties.APP_PREFIX));
+		}
+		catch (AdminException | IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	/** The roles of {@code required} that the authentication does not hold. */
