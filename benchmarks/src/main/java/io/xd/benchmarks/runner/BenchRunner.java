@@ -49,7 +49,7 @@ public final class BenchRunner {
 				case "saturation" -> suites.saturation();
 				case "partitions" -> suites.partitions();
 				case "tuning" -> suites.tuning();
-				case "footprint" -> suites.footprint();
+				case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
 				case "exactly-once" -> suites.exactlyOnce();
 				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
 				default -> throw new IllegalStateException("no suite " + suite);

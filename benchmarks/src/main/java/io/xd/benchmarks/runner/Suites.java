@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * The suites of {@code bin/xd-bench} other than {@code kafka} ({@link KafkaBench}): each starts its own singlenode
- * servers, runs its streams through the REST API, reads the module meters and writes {@code <suite>.json}.
+ * The suites of {@code bin/xd-bench} other than {@code kafka} ({@link KafkaBench}), {@code footprint}
+ * ({@link FootprintSuite}) and {@code contention} ({@link ContentionSuite}): each starts its own singlenode servers,
+ * runs its streams through the REST API, reads the module meters and writes {@code <suite>.json}.
  */
 final class Suites {
 
@@ -336,127 +336,6 @@ final class Suites {
 		catch (IOException ex) {
 			return "unknown";
 		}
-	}
-
-	/**
-	 * Heap after GC and resident memory of a container process (admin, container and ZooKeeper apart, on Kafka)
-	 * idle, then at 1 000 msg/s of 8 KB, with {@code bin/xd-container}'s default JVM options and with its
-	 * {@code --small} profile.
-	 */
-	void footprint() throws IOException, InterruptedException {
-		this.bench.ensureBroker();
-		int seconds = this.quick ? 20 : 60;
-		Map<String, List<String>> profiles = new LinkedHashMap<>();
-		profiles.put("--small", Bench.smallJavaOptions());
-		profiles.put("default", Bench.serverJavaOptions());
-		SuiteJson json = new SuiteJson(this.bench, "footprint", "Footprint of a container process on Kafka")
-			.note("A ZooKeeper, an admin and one container, each a process of its own (bin/zookeeper-local, "
-					+ "bin/xd-admin, bin/xd-container), the Kafka transport; every module runs in the container. "
-					+ "Heap after a full GC (jcmd GC.run, then Actuator's jvm.gc.live.data.size: the old generation "
-					+ "after the collection) and resident set (VmRSS in /proc) of the container.")
-			.note("Busy: load-generator --rate=1000 --messageSize=8192 | throughput for " + seconds + "s (so two Kafka "
-					+ "hops' producer and consumer in the container), measured 3 s before the end.")
-			.note("--small: " + String.join(" ", Bench.smallJavaOptions()) + ". default: "
-					+ String.join(" ", Bench.serverJavaOptions()) + " (a fixed heap touched at start-up, for speed).")
-			.columns("profile", "state", "heap after GC MiB", "resident MiB");
-		List<String> states = new ArrayList<>();
-		List<Figure> heaps = new ArrayList<>();
-		List<Figure> resident = new ArrayList<>();
-		int zkPort = Net.freePort(2181);
-		Process zookeeper = zookeeper(zkPort);
-		try {
-			List<String> cluster = new ArrayList<>(Singlenode.CLUSTER_USER);
-			cluster.addAll(List.of("--zk.client.connect=127.0.0.1:" + zkPort, KAFKA[0], KAFKA[1], KAFKA[2]));
-			try (Singlenode admin = Singlenode.start(this.bench, this.work, "footprint-admin", "admin",
-					List.of("-Xmx256m"), cluster.toArray(String[]::new))) {
-				for (Map.Entry<String, List<String>> profile : profiles.entrySet()) {
-					String label = profile.getKey();
-					this.bench.progress("footprint: a container with " + label + " JVM options");
-					try (Singlenode container = Singlenode.start(this.bench, this.work, "footprint-container"
-							+ (states.size() / 2), "container", profile.getValue(), cluster.toArray(String[]::new))) {
-						Thread.sleep(5000);
-						Figure[] idle = afterGc(container);
-						String name = "foot" + states.size() + this.bench.runId();
-						admin.createStream(name, timedLoad(1000, seconds).replace("--messageSize=100",
-								"--messageSize=8192") + " | throughput --reportEveryMs=5000");
-						admin.deployStream(name, "");
-						Thread.sleep((seconds - 3) * 1000L);
-						Figure[] busy = afterGc(container);
-						admin.destroyStream(name);
-						json.row(label, "idle", idle[1], idle[0]).row(label, "1 000 msg/s of 8 KB", busy[1], busy[0]);
-						this.bench.progress("footprint: " + label + ": idle heap " + idle[1].format("%.1f") + " MiB, RSS "
-								+ idle[0].format("%.1f") + " MiB; busy heap " + busy[1].format("%.1f") + " MiB, RSS "
-								+ busy[0].format("%.1f") + " MiB");
-						for (Figure[] figures : List.of(idle, busy)) {
-							states.add(label + (figures == idle ? " idle" : " busy"));
-							resident.add(figures[0]);
-							heaps.add(figures[1]);
-						}
-					}
-				}
-			}
-		}
-		finally {
-			zookeeper.destroy();
-			zookeeper.waitFor(30, TimeUnit.SECONDS);
-		}
-		json.chart("Container memory, idle and at 1 000 msg/s of 8 KB", "bar", "profile and state", "MiB", true)
-			.series("heap after GC", states, heaps)
-			.series("resident", states, resident);
-		json.write();
-	}
-
-	/** A standalone ZooKeeper ({@code xd.jar zookeeper}) on {@code port}, once it listens. */
-	private Process zookeeper(int port) throws IOException, InterruptedException {
-		Path log = this.work.resolve("footprint-zookeeper.log");
-		Process process = new ProcessBuilder(Bench.javaCommand(), "-Xmx128m", "-jar",
-				this.bench.home().resolve("server/target/xd.jar").toString(), "zookeeper", "--port=" + port,
-				"--dir=" + this.work.resolve("footprint-zookeeper")).redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (!Files.readString(log).contains("ZooKeeper listening")) {
-			if (!process.isAlive() || System.nanoTime() > deadline) {
-				process.destroyForcibly();
-				throw new IOException("ZooKeeper did not start; see " + log);
-			}
-			Thread.sleep(100);
-		}
-		return process;
-	}
-
-	/**
-	 * A full GC in the server ({@code jcmd <pid> GC.run}), then its resident MiB and the MiB its heap held after
-	 * that GC (Micrometer's {@code jvm.gc.live.data.size}: the old generation after a full collection, into which
-	 * the serial collector compacts every live object; unlike heap used, it does not count what the server allocated
-	 * since).
-	 */
-	private static Figure[] afterGc(Singlenode server) throws IOException, InterruptedException {
-		Path jcmd = Path.of(Bench.javaCommand()).resolveSibling("jcmd");
-		Process gc = new ProcessBuilder(jcmd.toString(), Long.toString(server.pid()), "GC.run").redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
-			.start();
-		if (!gc.waitFor(30, TimeUnit.SECONDS) || gc.exitValue() != 0) {
-			gc.destroyForcibly();
-			return new Figure[] { Figure.na("jcmd GC.run failed"), Figure.na("jcmd GC.run failed") };
-		}
-		Figure rss = resident(server);
-		Double live = server.metric("jvm.gc.live.data.size", Map.of());
-		return new Figure[] { rss,
-				(live != null) ? Figure.of(live / (1024.0 * 1024.0)) : Figure.na("no jvm.gc.live.data.size metric") };
-	}
-
-	/** Resident MiB of the server, from {@code /proc/<pid>/status}. */
-	private static Figure resident(Singlenode server) throws IOException {
-		Path status = Path.of("/proc", Long.toString(server.pid()), "status");
-		if (Files.isReadable(status)) {
-			for (String line : Files.readAllLines(status)) {
-				if (line.startsWith("VmRSS:")) {
-					return Figure.of(Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0);
-				}
-			}
-		}
-		return Figure.na("no VmRSS in " + status);
 	}
 
 	static String timedLoad(int rate, int seconds) {

@@ -32,7 +32,7 @@ class ContentionSuiteTests {
 
 	@Test
 	void kneeIsTheHighestRateSustainedBeforeTheFirstFailure() {
-		List<ContentionSuite.Step> steps = List.of(step("alone", 1000, ""), step("with", 1000, ""),
+		List<ContentionStep> steps = List.of(step("alone", 1000, ""), step("with", 1000, ""),
 				step("alone", 2000, ""), step("with", 2000, "stream 1500 msg/s, p99 900 ms"), step("alone", 5000, "x"),
 				step("alone", 10_000, ""));
 
@@ -43,12 +43,10 @@ class ContentionSuiteTests {
 
 	@Test
 	void aStepWithTheDatabaseIsSustainedOnlyWhenEveryRowArrivedInTime() {
-		ContentionSuite.DatabasePath complete = new ContentionSuite.DatabasePath(5000, 5000, 0, 4999, Figure.of(990),
-				FAST);
+		DatabasePath complete = new DatabasePath(5000, 5000, 0, 4999, Figure.of(990), FAST);
 		// a redelivered message is a second row, not a missing one
-		ContentionSuite.DatabasePath missing = new ContentionSuite.DatabasePath(5001, 4000, 0, 4999, Figure.of(990),
-				FAST);
-		ContentionSuite.DatabasePath late = new ContentionSuite.DatabasePath(5000, 5000, 0, 4999, Figure.of(990),
+		DatabasePath missing = new DatabasePath(5001, 4000, 0, 4999, Figure.of(990), FAST);
+		DatabasePath late = new DatabasePath(5000, 5000, 0, 4999, Figure.of(990),
 				Map.of(ContentionSuite.STEADY_P99, Figure.of(300_000)));
 
 		assertThat(ContentionSuite.verdict(1000, Figure.of(999), Figure.of(5000), complete, 5000)).isEmpty();
@@ -81,7 +79,7 @@ class ContentionSuiteTests {
 		assertThat(ContentionSuite.steadyP99(log.subList(0, 3), "pa1").isPresent()).isFalse();
 	}
 
-	private static ContentionSuite.Step step(String mode, int rate, String verdict) {
-		return new ContentionSuite.Step(mode, rate, Figure.of(rate), FAST, null, Map.of(), verdict);
+	private static ContentionStep step(String mode, int rate, String verdict) {
+		return new ContentionStep(mode, rate, Figure.of(rate), FAST, null, Map.of(), verdict);
 	}
 }

@@ -49,7 +49,7 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 			throw new IllegalArgumentException("KafkaMessageBus always commits offsets after the handler returns; "
 					+ "autoCommitOffsetEnabled=false is not supported");
 		}
-		KafkaBusProperties.Defaults defaults = bus.getDefault();
+		KafkaBindingDefaults defaults = bus.getDefault();
 		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

@@ -41,7 +41,7 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 
 	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
 	static KafkaProducerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
-		KafkaBusProperties.Defaults defaults = bus.getDefault();
+		KafkaBindingDefaults defaults = bus.getDefault();
 		BindingValues values = new BindingValues(properties);
 		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());

@@ -68,8 +68,8 @@ final class KafkaSecurity {
 	 */
 	static Map<String, Object> clientConfig(KafkaBusProperties bus) {
 		String protocol = bus.getSecurity().getProtocol();
-		KafkaBusProperties.Sasl sasl = bus.getSasl();
-		KafkaBusProperties.Ssl ssl = bus.getSsl();
+		KafkaSaslProperties sasl = bus.getSasl();
+		KafkaSslProperties ssl = bus.getSsl();
 		Map<String, Object> config = new HashMap<>();
 		config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
 		boolean usesSasl = protocol.startsWith("SASL_");

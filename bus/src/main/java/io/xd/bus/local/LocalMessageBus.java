@@ -2,7 +2,6 @@ package io.xd.bus.local;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
-import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 import org.springframework.messaging.MessageHandlingException;
 import org.springframework.messaging.support.ErrorMessage;
@@ -107,14 +105,14 @@ public final class LocalMessageBus implements MessageBus {
 		if (ChannelNames.isPublishSubscribe(name)) {
 			throw new IllegalArgumentException("'" + name + "' is a publish-subscribe channel: bind it with bindPubSubProducer");
 		}
-		Producer producer;
+		LocalProducerBinding producer;
 		if (ChannelNames.isQueue(name)) {
 			ConsumerGroup queue = queue(name);
-			producer = new Producer(name, tapName, queue::publish, counter);
+			producer = new LocalProducerBinding(this, name, tapName, queue::publish, counter);
 		}
 		else {
 			DirectPipe pipe = this.pipes.computeIfAbsent(name, key -> new DirectPipe());
-			producer = new Producer(name, tapName, null, counter);
+			producer = new LocalProducerBinding(this, name, tapName, null, counter);
 			pipe.producers.add(producer);
 		}
 		if (tapName != null) {
@@ -161,7 +159,7 @@ public final class LocalMessageBus implements MessageBus {
 		requirePubSubName(name);
 		properties.requireSupported(BINDING_KEYS, "LocalMessageBus", BindingKeys.Side.PRODUCER);
 		Topic topic = topic(name);
-		Producer producer = new Producer(name, tapName, topic::publish, counter);
+		LocalProducerBinding producer = new LocalProducerBinding(this, name, tapName, topic::publish, counter);
 		if (tapName != null) {
 			topic(tapName).tappedProducers.add(producer);
 		}
@@ -230,7 +228,27 @@ public final class LocalMessageBus implements MessageBus {
 		return (queue != null) ? queue.backlog() : 0;
 	}
 
-	private void rewire(Producer producer) {
+	/** Unbinds a producer: takes it off its pipe and its tap; its channel rejects what it sends from then on. */
+	synchronized void unbindProducer(LocalProducerBinding producer) {
+		if (producer.unbound) {
+			return;
+		}
+		producer.unbound = true;
+		DirectPipe pipe = this.pipes.get(producer.name);
+		if (pipe != null) {
+			pipe.producers.remove(producer);
+		}
+		if (producer.tapName != null) {
+			Topic tap = this.topics.get(producer.tapName);
+			if (tap != null) {
+				tap.tappedProducers.remove(producer);
+			}
+		}
+		rewire(producer);
+		this.bindings.remove(producer);
+	}
+
+	private void rewire(LocalProducerBinding producer) {
 		if (producer.unbound) {
 			producer.channel.wire(Targets.rejecting("Producer binding of '" + producer.name + "' is unbound"));
 			return;
@@ -256,7 +274,7 @@ public final class LocalMessageBus implements MessageBus {
 	 * The producer's only directly bound consumer, counting the producer's sends with its own input (one count per
 	 * hop), or {@code null} when the producer is not counted, or has no such consumer.
 	 */
-	private MessageHandler consumerCountingSends(Producer producer) {
+	private MessageHandler consumerCountingSends(LocalProducerBinding producer) {
 		if (producer.counter == null || producer.publisher != null) {
 			return null;
 		}
@@ -267,7 +285,7 @@ public final class LocalMessageBus implements MessageBus {
 		return null;
 	}
 
-	private MessageHandler primaryTarget(Producer producer) {
+	private MessageHandler primaryTarget(LocalProducerBinding producer) {
 		if (producer.publisher != null) {
 			return producer.publisher;
 		}
@@ -353,98 +371,6 @@ public final class LocalMessageBus implements MessageBus {
 		if (!ChannelNames.isPublishSubscribe(name)) {
 			throw new IllegalArgumentException("'" + name + "' is not a publish-subscribe channel: its name must start with '"
 					+ ChannelNames.TOPIC_PREFIX + "' or '" + ChannelNames.TAP_PREFIX + "'");
-		}
-	}
-
-	/** An anonymous pipe: its directly bound consumers and the producers wired to them. */
-	private static final class DirectPipe {
-
-		final List<PipeConsumer> consumers = new ArrayList<>();
-
-		final List<Producer> producers = new ArrayList<>();
-	}
-
-	/** A directly bound consumer as it was bound, and wrapped to report its failures. */
-	private record PipeConsumer(MessageHandler handler, MessageHandler reporting) {
-	}
-
-	/** A publish-subscribe channel: a queue per consumer group, and the producers that tap into it. */
-	private static final class Topic {
-
-		final Map<String, ConsumerGroup> groups = new LinkedHashMap<>();
-
-		/** Named groups without a consumer, with the messages that were queued when their last consumer left. */
-		final Map<String, ConsumerGroup> idleGroups = new HashMap<>();
-
-		final List<Producer> tappedProducers = new ArrayList<>();
-
-		private volatile ConsumerGroup[] snapshot = new ConsumerGroup[0];
-
-		void refreshGroups() {
-			this.snapshot = this.groups.values().toArray(new ConsumerGroup[0]);
-		}
-
-		void publish(Message<?> message) {
-			for (ConsumerGroup group : this.snapshot) {
-				group.publish(message);
-			}
-		}
-	}
-
-	private final class Producer implements ProducerBinding {
-
-		final String name;
-
-		final String tapName;
-
-		final MessageHandler publisher;
-
-		/** What counts this producer's sends, or {@code null}. */
-		final SendCounter counter;
-
-		final LocalProducerChannel channel;
-
-		boolean unbound;
-
-		Producer(String name, String tapName, MessageHandler publisher, SendCounter counter) {
-			this.name = name;
-			this.tapName = tapName;
-			this.publisher = publisher;
-			this.counter = counter;
-			this.channel = new LocalProducerChannel(name, Targets.rejecting("Producer binding of '" + name
-					+ "' is not wired yet"));
-		}
-
-		@Override
-		public String name() {
-			return this.name;
-		}
-
-		@Override
-		public MessageChannel channel() {
-			return this.channel;
-		}
-
-		@Override
-		public void unbind() {
-			synchronized (LocalMessageBus.this) {
-				if (this.unbound) {
-					return;
-				}
-				this.unbound = true;
-				DirectPipe pipe = LocalMessageBus.this.pipes.get(this.name);
-				if (pipe != null) {
-					pipe.producers.remove(this);
-				}
-				if (this.tapName != null) {
-					Topic tap = LocalMessageBus.this.topics.get(this.tapName);
-					if (tap != null) {
-						tap.tappedProducers.remove(this);
-					}
-				}
-				rewire(this);
-				LocalMessageBus.this.bindings.remove(this);
-			}
 		}
 	}
 
