@@ -547,6 +547,9 @@ class StreamParserTests {
 			assertError("queue:a. > log", DslErrorCode.UNEXPECTED_TOKEN, 9, "a name after 'a.'", "found '>'");
 			assertError("tap:stream:s.t.u > log", DslErrorCode.UNEXPECTED_TOKEN, 14,
 					"'>' after source channel 'tap:stream:s.t'", "found '.'");
+			// Spring XD's indexed tap
+			assertError("tap:stream:s.transform.1 > log", DslErrorCode.UNEXPECTED_TOKEN, 22,
+					"'>' after source channel 'tap:stream:s.transform'", "found '.'");
 			assertError("queue:ä > log", DslErrorCode.ILLEGAL_NAME, 6, "channel name 'ä'");
 			assertError("tap:stream:9s > log", DslErrorCode.ILLEGAL_STREAM_NAME, 11, "stream name '9s'");
 		}
