@@ -14,6 +14,7 @@ import org.springframework.core.env.Environment;
 import io.xd.bus.Transport;
 import io.xd.core.BindingKeys;
 import io.xd.modules.internal.ModuleRegistry;
+import io.xd.server.security.CredentialsFile;
 
 /**
  * What every XD process needs: the ZooKeeper connection (singlenode may start an embedded server; an admin or a
@@ -33,6 +34,8 @@ public class XdConfiguration {
 					+ "zk.client.connect (in servers.yml or --zk.client.connect=host:2181); bin/zookeeper-local start "
 					+ "runs one on 127.0.0.1:2181");
 		}
+		// the data directory holds credentials and the stream store: only the server's user may enter it
+		CredentialsFile.createOwnerOnlyDirectories(dataDirectory);
 		return new ClusterConnection(properties, dataDirectory);
 	}
 

@@ -57,6 +57,9 @@ class SecurityIntegrationTests {
 
 	private static KeyPair signingKey;
 
+	/** The audience the server is configured with, and its tokens carry. */
+	private static final String AUDIENCE = "xd-test";
+
 	/** The test's users, each named after what it holds (manager holds MANAGE only, admin every role). */
 	private static final Map<String, Set<Role>> USERS = new LinkedHashMap<>();
 
@@ -84,6 +87,7 @@ class SecurityIntegrationTests {
 				.toList()));
 		});
 		args.add("--spring.security.oauth2.resourceserver.jwt.public-key-location=file:" + publicKey);
+		args.add("--xd.security.jwt.audience=" + AUDIENCE);
 		node = new SingleNode(data.resolve("node"), args.toArray(String[]::new));
 	}
 
@@ -277,7 +281,9 @@ class SecurityIntegrationTests {
 		generator.initialize(2048);
 		String forged = token(generator.generateKeyPair(), List.of("VIEW"), Instant.now().plusSeconds(300));
 		String expired = token(signingKey, List.of("VIEW"), Instant.now().minusSeconds(600));
-		for (String refused : List.of(forged, expired)) {
+		String otherAudience = token(signingKey, List.of("VIEW"), Instant.now().plusSeconds(300), "other-app");
+		String noAudience = token(signingKey, List.of("VIEW"), Instant.now().plusSeconds(300), null);
+		for (String refused : List.of(forged, expired, otherAudience, noAudience)) {
 			assertThat(bearer.send(HttpRequest.newBuilder(URI.create(node.baseUri() + "/streams/definitions"))
 				.header("Authorization", "Bearer " + refused)
 				.GET()).status()).isEqualTo(401);
@@ -386,7 +392,12 @@ class SecurityIntegrationTests {
 	}
 
 	private static String token(KeyPair key, List<String> roles, Instant expiry) throws Exception {
+		return token(key, roles, expiry, AUDIENCE);
+	}
+
+	private static String token(KeyPair key, List<String> roles, Instant expiry, String audience) throws Exception {
 		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), new JWTClaimsSet.Builder().subject("jwt-user")
+			.audience(audience)
 			.claim("roles", roles)
 			.issueTime(Date.from(expiry.minusSeconds(900)))
 			.expirationTime(Date.from(expiry))

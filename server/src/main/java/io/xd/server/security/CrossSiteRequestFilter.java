@@ -1,10 +1,13 @@
 package io.xd.server.security;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -21,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * server's own nor in {@code xd.security.allowed-origins}) is refused with 403;</li>
  * <li>a request naming a host the server does not answer to ({@code Host}) is refused with 403 when the server binds
  * to loopback or {@code xd.security.allowed-hosts} is set: a DNS-rebinding page addresses 127.0.0.1 under its own
- * host name.</li>
+ * host name. The server answers to IP literals, {@code localhost} and the allowed names, each matched exactly
+ * ({@code 127.0.0.1.evil.example} or {@code localhost.evil.example} are names, and refused).</li>
  * </ul>
  * Clients that are not browsers (the shell, curl, scripts) send neither header and pass.
  */
@@ -30,6 +34,11 @@ final class CrossSiteRequestFilter extends OncePerRequestFilter {
 	private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
 	private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+	private static final Pattern IPV4 = Pattern
+		.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+
+	private static final Pattern IPV6_CHARACTERS = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*");
 
 	private final List<String> allowedOrigins;
 
@@ -72,9 +81,39 @@ final class CrossSiteRequestFilter extends OncePerRequestFilter {
 		chain.doFilter(request, response);
 	}
 
-	private boolean isAllowedHost(String hostHeader) {
+	/**
+	 * Whether the server answers to the host of a {@code Host} header: an IP literal (no name a DNS-rebinding page
+	 * could point elsewhere), {@code localhost}, or a name of {@code xd.security.allowed-hosts}, each exactly.
+	 */
+	static boolean isAllowedHost(String hostHeader, List<String> allowedHosts) {
 		String name = hostName(hostHeader);
-		return LOOPBACK_NAMES.contains(name) || name.startsWith("127.") || this.allowedHosts.contains(name);
+		return LOOPBACK_NAMES.contains(name) || isIpLiteral(name) || allowedHosts.contains(name);
+	}
+
+	private boolean isAllowedHost(String hostHeader) {
+		return isAllowedHost(hostHeader, this.allowedHosts);
+	}
+
+	/** A dotted-quad IPv4 address or a bracketed IPv6 address, as a browser writes them in a Host header. */
+	static boolean isIpLiteral(String name) {
+		if (IPV4.matcher(name).matches()) {
+			return true;
+		}
+		if (name.length() > 2 && name.startsWith("[") && name.endsWith("]")) {
+			String inner = name.substring(1, name.length() - 1);
+			if (!IPV6_CHARACTERS.matcher(inner).matches()) {
+				return false;
+			}
+			try {
+				// with a colon in it, this is only parsed as a literal, never looked up (an IPv4-mapped one gives IPv4)
+				InetAddress.getByName(inner);
+				return true;
+			}
+			catch (UnknownHostException ex) {
+				return false;
+			}
+		}
+		return false;
 	}
 
 	private boolean isOwnOrAllowedOrigin(String origin, HttpServletRequest request) {

@@ -30,6 +30,7 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
@@ -74,7 +75,8 @@ public class XdSecurityConfiguration {
 		if (bearer) {
 			http.oauth2ResourceServer(oauth2 -> oauth2.authenticationEntryPoint(JsonErrors.unauthorized(true))
 				.accessDeniedHandler(JsonErrors.forbidden())
-				.jwt(jwt -> jwt.jwtAuthenticationConverter(rolesFromClaim(properties.getRolesClaim()))));
+				.jwt(jwt -> jwt.jwtAuthenticationConverter(
+						rolesFromClaim(properties.getRolesClaim(), properties.getJwt().getAudience()))));
 		}
 		return http.build();
 	}
@@ -141,9 +143,17 @@ public class XdSecurityConfiguration {
 		return roles.stream().map(Role::name).toArray(String[]::new);
 	}
 
-	/** Bearer tokens' roles come from one claim: a list, or a space-separated string, of role names. */
-	static Converter<Jwt, AbstractAuthenticationToken> rolesFromClaim(String claim) {
+	/**
+	 * Bearer tokens' roles come from one claim: a list, or a space-separated string, of role names. With an
+	 * {@code audience}, a token whose {@code aud} claim does not name it is refused (401).
+	 */
+	static Converter<Jwt, AbstractAuthenticationToken> rolesFromClaim(String claim, String audience) {
 		return jwt -> {
+			if (audience != null && !audience.isBlank()
+					&& (jwt.getAudience() == null || !jwt.getAudience().contains(audience))) {
+				throw new InvalidBearerTokenException("The token is not for this server: its audience (aud) does not "
+						+ "include " + audience);
+			}
 			Object value = jwt.getClaims().get(claim);
 			List<String> names = new ArrayList<>();
 			if (value instanceof Collection<?> list) {

@@ -40,6 +40,9 @@ public class XdSecurityProperties {
 	 */
 	private List<String> allowedHosts = new ArrayList<>();
 
+	/** What bearer tokens (JWTs) must carry besides a valid signature. */
+	private final Jwt jwt = new Jwt();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -78,6 +81,29 @@ public class XdSecurityProperties {
 
 	public void setAllowedHosts(List<String> allowedHosts) {
 		this.allowedHosts = allowedHosts;
+	}
+
+	public Jwt getJwt() {
+		return this.jwt;
+	}
+
+	/** What bearer tokens must carry. */
+	public static class Jwt {
+
+		/**
+		 * The audience a bearer token must name in its {@code aud} claim to be accepted: the identifier the OAuth2
+		 * provider gives this XD. Unset, a token the provider issued for any other application is accepted too; set it
+		 * in production.
+		 */
+		private String audience;
+
+		public String getAudience() {
+			return this.audience;
+		}
+
+		public void setAudience(String audience) {
+			this.audience = audience;
+		}
 	}
 
 	/** One user: a password in Spring Security's encoded form and the user's roles. */

@@ -6,10 +6,14 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -58,8 +62,14 @@ public final class HttpSource implements Source {
 		.withMin(0)
 		.withDescription("the largest request body accepted, in bytes; larger ones are answered 413");
 
+	static final ModuleOption<String> ALLOWED_ORIGINS = ModuleOption.ofString("allowedOrigins")
+		.withDefault("")
+		.withDescription("browser origins (such as https://app.example.com, comma-separated) whose pages may POST here; "
+				+ "a browser's request from any other page is answered 403");
+
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.SOURCE, "http",
-			"Turns HTTP POST requests into messages", List.of(PORT, PATH, MAX_CONTENT_LENGTH, NetworkSources.ADDRESS));
+			"Turns HTTP POST requests into messages",
+			List.of(PORT, PATH, MAX_CONTENT_LENGTH, NetworkSources.ADDRESS, ALLOWED_ORIGINS));
 
 	private static final Logger logger = LoggerFactory.getLogger(HttpSource.class);
 
@@ -72,6 +82,8 @@ public final class HttpSource implements Source {
 
 	private final int maxContentLength;
 
+	private final Set<String> allowedOrigins;
+
 	private volatile MessageChannel output;
 
 	private HttpServer server;
@@ -82,6 +94,11 @@ public final class HttpSource implements Source {
 		this.context = context;
 		this.path = context.options().get(PATH);
 		this.maxContentLength = context.options().get(MAX_CONTENT_LENGTH);
+		this.allowedOrigins = Arrays.stream(context.options().get(ALLOWED_ORIGINS).split(","))
+			.map(String::strip)
+			.filter(origin -> !origin.isEmpty())
+			.map(origin -> origin.toLowerCase(Locale.ROOT))
+			.collect(Collectors.toUnmodifiableSet());
 	}
 
 	@Override
@@ -131,12 +148,32 @@ public final class HttpSource implements Source {
 				respond(exchange, 405, "Only POST is accepted");
 				return;
 			}
+			if (isCrossSite(exchange)) {
+				respond(exchange, 403, "A page of another site may not post to this stream; allow its origin with "
+						+ "the http source's allowedOrigins option");
+				return;
+			}
 			if (BUSY.get() != null) {
 				respond(exchange, 503, "The stream is busy; try again later");
 				return;
 			}
 			accept(exchange);
 		}
+	}
+
+	/**
+	 * Whether a browser sends the request on behalf of a page that may not post here: one whose {@code Origin} is not
+	 * allowed, or any site's page ({@code Sec-Fetch-Site} other than {@code none}) without an allowed origin. This
+	 * source serves no pages, so no browser request is same-origin. Clients that are not browsers send neither.
+	 */
+	private boolean isCrossSite(HttpExchange exchange) {
+		String origin = exchange.getRequestHeaders().getFirst("Origin");
+		String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
+		boolean allowed = origin != null && this.allowedOrigins.contains(origin.strip().toLowerCase(Locale.ROOT));
+		if (origin != null && !allowed) {
+			return true;
+		}
+		return site != null && !site.equals("none") && !allowed;
 	}
 
 	private void accept(HttpExchange exchange) throws IOException {

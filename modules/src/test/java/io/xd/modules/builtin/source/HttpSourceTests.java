@@ -62,6 +62,38 @@ class HttpSourceTests {
 	}
 
 	@Test
+	void refusesBrowsersRequestsFromPagesOfOtherSitesUnlessTheirOriginIsAllowed() throws Exception {
+		Modules.Collecting output = new Modules.Collecting();
+		HttpSource source = start(output, Map.of("port", "0", "allowedOrigins", "https://app.example.com, "
+				+ "HTTP://Other.Example:8080"));
+		record Browser(String origin, String site, int status) {
+		}
+		List<Browser> browsers = List.of(new Browser("http://evil.example", null, 403),
+				new Browser("http://evil.example", "cross-site", 403), new Browser(null, "cross-site", 403),
+				new Browser(null, "same-site", 403), new Browser("null", "cross-site", 403),
+				new Browser("https://app.example.com.evil.example", "cross-site", 403),
+				new Browser("https://app.example.com", "cross-site", 202),
+				new Browser("http://other.example:8080", "same-site", 202), new Browser(null, "none", 202),
+				new Browser(null, null, 202));
+		for (Browser browser : browsers) {
+			HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + source.port() + "/"))
+				.header("Content-Type", "text/plain")
+				.POST(BodyPublishers.ofString(browser.toString()));
+			if (browser.origin() != null) {
+				request.header("Origin", browser.origin());
+			}
+			if (browser.site() != null) {
+				request.header("Sec-Fetch-Site", browser.site());
+			}
+			HttpResponse<String> response = this.client.send(request.build(), BodyHandlers.ofString());
+			assertThat(response.statusCode()).as(browser.toString()).isEqualTo(browser.status());
+		}
+		List<Browser> accepted = browsers.stream().filter(browser -> browser.status() == 202).toList();
+		assertThat(output.awaitPayloads(accepted.size()))
+			.containsExactlyElementsOf(accepted.stream().map(Browser::toString).map(Object.class::cast).toList());
+	}
+
+	@Test
 	void acceptsTextAsStringWithContentTypeAndPeerHeaders() throws Exception {
 		Modules.Collecting output = new Modules.Collecting();
 		HttpSource source = start(output, Map.of("port", "0"));
