@@ -20,6 +20,7 @@ import io.xd.admin.modules.ModulesProperties;
 import io.xd.admin.stream.StreamPlanner;
 import io.xd.admin.stream.StreamService;
 import io.xd.core.BindingKeys;
+import io.xd.modules.HostAccess;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -34,8 +35,8 @@ import io.xd.modules.internal.ModuleRegistry;
 public class AdminConfiguration {
 
 	@Bean
-	public StreamPlanner streamPlanner(ModuleRegistry registry) {
-		return new StreamPlanner(registry);
+	public StreamPlanner streamPlanner(ModuleRegistry registry, HostAccess hostAccess) {
+		return new StreamPlanner(registry, hostAccess);
 	}
 
 	@Bean

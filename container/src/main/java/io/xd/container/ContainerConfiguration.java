@@ -25,6 +25,7 @@ import io.xd.bus.kafka.KafkaBusProperties;
 import io.xd.bus.kafka.KafkaMessageBus;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.cluster.ContainerAttributes;
+import io.xd.modules.HostAccess;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -58,7 +59,7 @@ public class ContainerConfiguration {
 
 	@Bean(initMethod = "start", destroyMethod = "close")
 	public ContainerServer containerServer(CuratorFramework client, ModuleRegistry registry, MessageBus bus,
-			MeterRegistry meters,
+			MeterRegistry meters, HostAccess hostAccess,
 			ContainerProperties properties, Environment environment, @Value("${xd.data.dir}") Path dataDirectory,
 			@Value("${xd.container.rateInterval:5s}") Duration rateInterval) throws IOException {
 		// singlenode keeps its container id across restarts; a container process is a new member each time it starts,
@@ -73,7 +74,7 @@ public class ContainerConfiguration {
 				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
 				properties.getAttributes());
 		ModuleLocator modules = new CustomModuleFetcher(client, registry, dataDirectory.resolve("module-cache"));
-		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory),
+		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory, hostAccess),
 				rateInterval);
 	}
 

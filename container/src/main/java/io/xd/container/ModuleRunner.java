@@ -19,6 +19,7 @@ import io.xd.bus.ProducerBinding;
 import io.xd.bus.SendCounter;
 import io.xd.core.ChannelNames;
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.modules.HostAccess;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptions;
@@ -50,6 +51,8 @@ public final class ModuleRunner {
 
 	private final Path dataDirectory;
 
+	private final HostAccess hostAccess;
+
 	/**
 	 * A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}, in XD's default
 	 * data directory.
@@ -63,12 +66,26 @@ public final class ModuleRunner {
 		this(Objects.requireNonNull(registry, "registry")::find, bus, meterRegistry, dataDirectory);
 	}
 
-	/** A runner that finds modules through {@code modules}, such as a {@link CustomModuleFetcher}. */
+	/**
+	 * A runner that finds modules through {@code modules}, such as a {@link CustomModuleFetcher}, with the default
+	 * host access of its data directory.
+	 */
 	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory) {
+		this(modules, bus, meterRegistry, dataDirectory, HostAccess.defaults(dataDirectory));
+	}
+
+	/**
+	 * A runner whose modules reach on the host what {@code hostAccess} allows: each module's options are checked
+	 * against it ({@link ModuleProvider#checkAccess}) before the module is created, and the module gets it in its
+	 * context for what it opens later.
+	 */
+	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory,
+			HostAccess hostAccess) {
 		this.modules = Objects.requireNonNull(modules, "modules");
 		this.bus = Objects.requireNonNull(bus, "bus");
 		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
 		this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
+		this.hostAccess = Objects.requireNonNull(hostAccess, "hostAccess");
 	}
 
 	/**
@@ -99,8 +116,9 @@ public final class ModuleRunner {
 				custom);
 		try {
 			ModuleOptions options = provider.metadata().resolve(deployment.options());
+			provider.checkAccess(options, this.hostAccess);
 			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
-					deployment.index(), options, this.dataDirectory, onFailure));
+					deployment.index(), options, this.dataDirectory, onFailure, this.hostAccess));
 			running.meters.meterLatency(module, deployment);
 			running.meters.shareInputCounts(module);
 			MessageChannel output = null;

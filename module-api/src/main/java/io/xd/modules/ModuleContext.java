@@ -20,9 +20,11 @@ import org.apache.commons.logging.LogFactory;
  * keeps files there by default (the jdbc sink's embedded database) uses a subdirectory named after itself
  * @param failureHandler what {@link #fail(Throwable)} calls: in a container, it marks the module {@code failed} with
  * the reason and undeploys it
+ * @param hostAccess what the operator lets the module reach on the host (files, databases, hosts, ports): a module
+ * checks every file it opens with it
  */
 public record ModuleContext(String streamName, String label, int index, ModuleOptions options, Path dataDirectory,
-		Consumer<Throwable> failureHandler) {
+		Consumer<Throwable> failureHandler, HostAccess hostAccess) {
 
 	public ModuleContext {
 		Objects.requireNonNull(streamName, "streamName");
@@ -30,6 +32,13 @@ public record ModuleContext(String streamName, String label, int index, ModuleOp
 		Objects.requireNonNull(options, "options");
 		Objects.requireNonNull(dataDirectory, "dataDirectory");
 		Objects.requireNonNull(failureHandler, "failureHandler");
+		Objects.requireNonNull(hostAccess, "hostAccess");
+	}
+
+	/** A context with the default host access of its data directory ({@link HostAccess#defaults}). */
+	public ModuleContext(String streamName, String label, int index, ModuleOptions options, Path dataDirectory,
+			Consumer<Throwable> failureHandler) {
+		this(streamName, label, index, options, dataDirectory, failureHandler, HostAccess.defaults(dataDirectory));
 	}
 
 	/** A context in this data directory whose failures are only logged. */

@@ -18,4 +18,16 @@ public interface ModuleProvider {
 	 * deployment, which the container reports.
 	 */
 	Module create(ModuleContext context);
+
+	/**
+	 * Checks what the options reach on the host against what the operator allows: every option that names a file, a
+	 * folder, a database, a host or a port. The admin calls it when a stream is created or its options change, so a
+	 * definition that reaches too far is refused with a 400 before anything runs; the container calls it again before
+	 * {@link #create}. A module whose options reach nothing on the host keeps this default, which checks nothing.
+	 * @param options the options, resolved against {@link #metadata()}
+	 * @param access what the operator allows
+	 * @throws ModuleOptionException naming the option and what is allowed
+	 */
+	default void checkAccess(ModuleOptions options, HostAccess access) {
+	}
 }

@@ -13,6 +13,7 @@ import org.springframework.core.env.Environment;
 
 import io.xd.bus.Transport;
 import io.xd.core.BindingKeys;
+import io.xd.modules.HostAccess;
 import io.xd.modules.internal.ModuleRegistry;
 import io.xd.server.security.CredentialsFile;
 
@@ -21,7 +22,7 @@ import io.xd.server.security.CredentialsFile;
  * container must be given one), the module registry and the web server's settings.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ZooKeeperProperties.class)
+@EnableConfigurationProperties({ ZooKeeperProperties.class, HostAccessProperties.class })
 public class XdConfiguration {
 
 	@Bean(destroyMethod = "close")
@@ -62,5 +63,11 @@ public class XdConfiguration {
 	@Bean
 	public ModuleRegistry moduleRegistry() {
 		return ModuleRegistry.fromClassPath();
+	}
+
+	/** What stream definitions may reach on the host: the admin checks definitions with it, containers modules. */
+	@Bean
+	public HostAccess hostAccess(HostAccessProperties properties, @Value("${xd.data.dir}") Path dataDirectory) {
+		return properties.toHostAccess(dataDirectory.toAbsolutePath().normalize());
 	}
 }

@@ -41,7 +41,7 @@ class CustomModulesIntegrationTests {
 	void anUploadedProcessorRunsInAStreamAndStillDeploysAfterARestart() throws Exception {
 		Path jar = TestJars.suffixProcessor().writeTo(this.work.resolve("suffix.jar"));
 		Path out = this.work.resolve("out");
-		try (SingleNode node = new SingleNode(this.data)) {
+		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + out)) {
 			AdminApi.Response upload = upload(node, "processor", "shout", jar);
 			assertThat(upload.status()).as(upload.body()).isEqualTo(201);
 			assertThat(upload.json().get("custom").asBoolean()).isTrue();
@@ -71,7 +71,7 @@ class CustomModulesIntegrationTests {
 		}
 
 		Files.deleteIfExists(out.resolve("ticks.out"));
-		try (SingleNode node = new SingleNode(this.data)) {
+		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + out)) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> node.status("ticks").equals("deployed"));
 			awaitLines(out.resolve("ticks.out"), 1);
 			assertThat(Files.readAllLines(out.resolve("ticks.out"))).allMatch(line -> line.endsWith("!!"));
@@ -86,7 +86,7 @@ class CustomModulesIntegrationTests {
 	@Test
 	void twoCustomModulesBundlingDifferentVersionsOfALibraryRunSideBySide() throws Exception {
 		Path out = this.work.resolve("out");
-		try (SingleNode node = new SingleNode(this.data)) {
+		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + out)) {
 			assertThat(upload(node, "processor", "v1", TestJars.suffixProcessor("1.0").writeTo(this.work.resolve("1.jar")))
 				.status()).isEqualTo(201);
 			assertThat(upload(node, "processor", "v2", TestJars.suffixProcessor("2.0").writeTo(this.work.resolve("2.jar")))
@@ -157,7 +157,8 @@ class CustomModulesIntegrationTests {
 		Path out = this.work.resolve("out");
 		// the embedded ZooKeeper's znodes carry ACLs: the other admin joins with the same ZooKeeper credentials
 		String[] zkAuth = { "--zk.auth.username=xd", "--zk.auth.password=shared-secret" };
-		try (SingleNode node = new SingleNode(this.data, "--zk.embedded.server-port=" + zkPort, zkAuth[0], zkAuth[1]);
+		try (SingleNode node = new SingleNode(this.data, "--zk.embedded.server-port=" + zkPort, zkAuth[0], zkAuth[1],
+				"--xd.modules.file.roots=" + out);
 				ConfigurableApplicationContext other = new SpringApplicationBuilder(XdApplication.class).profiles("admin")
 					.run("--server.port=0", "--xd.data.dir=" + this.work.resolve("other-admin"),
 							"--zk.client.connect=127.0.0.1:" + zkPort, "--spring.config.import=", zkAuth[0], zkAuth[1])) {

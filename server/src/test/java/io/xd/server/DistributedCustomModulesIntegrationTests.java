@@ -36,7 +36,7 @@ class DistributedCustomModulesIntegrationTests {
 		this.processes.zooKeeper("zookeeper", zkPort, this.data.resolve("zk"));
 		List<String> common = List.of("--spring.config.import=", "--zk.client.connect=127.0.0.1:" + zkPort,
 				"--transport=kafka", "--xd.messagebus.kafka.brokers=" + SharedKafkaBroker.brokers(),
-				"--logging.level.org.apache.kafka=WARN");
+				"--logging.level.org.apache.kafka=WARN", "--xd.modules.file.roots=" + this.data.resolve("out"));
 		int adminPort = XdProcess.freePort();
 		XdProcess admin = this.processes.fork("admin", "admin", XdProcess.with(common, "--server.port=" + adminPort,
 				"--xd.data.dir=" + this.data.resolve("admin"), "--xd.admin.reconcileInterval=1s"));

@@ -24,7 +24,6 @@ import java.util.List;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,18 +36,20 @@ import static org.awaitility.Awaitility.await;
  */
 class ModuleLibraryIntegrationTests {
 
-	@TempDir
-	static Path out;
-
 	@RegisterExtension
 	static final SingleNode node = SingleNode.perClass();
+
+	/** Where a file sink given the relative {@code --dir=<name>} writes: under the default file root. */
+	private static Path underDefaultRoot(String name) {
+		return node.dataDirectory().resolve("files").resolve(name);
+	}
 
 	@Test
 	void postedTextIsTransformedFilteredAndWrittenToAFile() throws Exception {
 		int port = freePort();
-		Path dir = out.resolve("http");
+		Path dir = underDefaultRoot("http");
 		deployWithShell("upper", "http --port=" + port + " | transform --expression=payload.toUpperCase() | filter "
-				+ "--expression='payload.length() > 3' | file --dir=" + dir + " --name=out");
+				+ "--expression='payload.length() > 3' | file --dir=" + dir.getFileName() + " --name=out");
 
 		for (String body : List.of("abcd", "xy")) {
 			post(port, "text/plain", body);
@@ -62,8 +63,8 @@ class ModuleLibraryIntegrationTests {
 	@Test
 	void aTcpSourceWritesOneLinePerCrlfFrame() throws Exception {
 		int port = freePort();
-		Path dir = out.resolve("tcp");
-		deployWithShell("frames", "tcp --port=" + port + " | file --dir=" + dir + " --name=out");
+		Path dir = underDefaultRoot("tcp");
+		deployWithShell("frames", "tcp --port=" + port + " | file --dir=" + dir.getFileName() + " --name=out");
 
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
 				OutputStream stream = socket.getOutputStream()) {
@@ -82,8 +83,8 @@ class ModuleLibraryIntegrationTests {
 		try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
 			port = probe.getLocalPort();
 		}
-		Path dir = out.resolve("syslog");
-		deployWithShell("syslog", "syslog-udp --port=" + port + " | file --dir=" + dir + " --name=out");
+		Path dir = underDefaultRoot("syslog");
+		deployWithShell("syslog", "syslog-udp --port=" + port + " | file --dir=" + dir.getFileName() + " --name=out");
 
 		try (DatagramSocket client = new DatagramSocket()) {
 			for (String line : List.of("<34>1 2026-11-23T10:00:00.000Z host1 app1 42 ID7 - first message",
@@ -128,10 +129,10 @@ class ModuleLibraryIntegrationTests {
 
 	@Test
 	void theTutorialStreamsRunAndATapSeesWhatTheTransformSends() throws Exception {
-		Path dir = out.resolve("tutorial");
+		Path dir = underDefaultRoot("tutorial");
 		deployWithShell("tick", "time --fixedDelay=100 --timeUnit=MILLISECONDS --format=HH:mm:ss"
 				+ " | transform --expression=payload.concat('z').toUpperCase() | log");
-		deployWithShell("tickcopy", "tap:stream:tick.transform > file --dir=" + dir + " --name=out");
+		deployWithShell("tickcopy", "tap:stream:tick.transform > file --dir=" + dir.getFileName() + " --name=out");
 		deployWithShell("posted", "http --port=" + freePort() + " | log");
 
 		Path file = dir.resolve("out.out");

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -371,6 +372,40 @@ class SecurityIntegrationTests {
 		assertThat(tooLong.status()).isEqualTo(400);
 		assertThat(tooLong.body()).contains("xd.admin.limits.maxNameLength");
 		assertThat(admin.delete("/streams/definitions/reach").status()).isEqualTo(200);
+	}
+
+	@Test
+	void fileOptionsReachOnlyTheFileRootsWhoeverAsks() throws IOException {
+		Path root = node.dataDirectory().resolve("files");
+		Path outside = Files.createDirectories(data.resolve("outside"));
+		Files.createDirectories(root);
+		Files.createSymbolicLink(root.resolve("escape"), outside);
+		Files.createSymbolicLink(root.resolve("data"), node.dataDirectory());
+		List<String> refusedDirs = List.of(outside.toString(), "../../outside", "/etc", "/proc/self",
+				"/dev/shm", node.dataDirectory().toString(), "escape", "escape/deeper", "data",
+				root + "/../credentials-folder", "reports/../../outside");
+		int i = 0;
+		for (String user : List.of("creator", "admin")) {
+			for (String dir : refusedDirs) {
+				String quoted = "'" + dir + "'";
+				for (String definition : List.of("time | file --dir=" + quoted + " --name=x" + i,
+						"file --dir=" + quoted + " | log")) {
+					Response response = as(user).createStream("f" + i++, definition, false);
+					assertThat(response.status()).as(user + ": " + definition).isEqualTo(400);
+					assertThat(response.body()).as(definition).contains("option 'dir'", root.toString());
+				}
+			}
+		}
+		assertThat(as("admin").createStream("inside", "time | file --dir=reports --name=r", false).status())
+			.isEqualTo(201);
+		Response override = as("admin").postForm("/streams/deployments/inside",
+				Map.of("properties", "app.file.dir=" + outside));
+		assertThat(override.status()).as("an option override through deploy").isEqualTo(400);
+		assertThat(override.body()).contains("option 'dir'");
+		try (Stream<Path> files = Files.list(outside)) {
+			assertThat(files).as("nothing written outside the roots").isEmpty();
+		}
+		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
 	}
 
 	private static Response call(AdminApi api, String method, String path, String body) {

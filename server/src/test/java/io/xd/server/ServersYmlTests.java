@@ -81,7 +81,7 @@ class ServersYmlTests {
 	private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^:}]+)(?::(.*))?}");
 
 	/** The properties classes, by the prefix they are bound to. */
-	private static final Map<String, Class<?>> PROPERTIES = new LinkedHashMap<>();
+	private static final Map<String, List<Class<?>>> PROPERTIES = new LinkedHashMap<>();
 
 	/** The types of the keys that @Value parameters read. */
 	private static final Map<String, Class<?>> VALUE_TYPES = new LinkedHashMap<>();
@@ -93,11 +93,11 @@ class ServersYmlTests {
 		for (Class<?> configuration : CONFIGURATIONS) {
 			EnableConfigurationProperties enabled = configuration.getAnnotation(EnableConfigurationProperties.class);
 			for (Class<?> properties : (enabled != null) ? enabled.value() : new Class<?>[0]) {
-				PROPERTIES.put(prefix(properties), properties);
+				PROPERTIES.computeIfAbsent(prefix(properties), prefix -> new ArrayList<>()).add(properties);
 			}
 			for (Method method : configuration.getDeclaredMethods()) {
 				if (AnnotatedElementUtils.hasAnnotation(method, ConfigurationProperties.class)) {
-					PROPERTIES.put(prefix(method), method.getReturnType());
+					PROPERTIES.computeIfAbsent(prefix(method), prefix -> new ArrayList<>()).add(method.getReturnType());
 				}
 			}
 			Stream.of(configuration.getDeclaredMethods(), configuration.getDeclaredConstructors())
@@ -282,27 +282,38 @@ class ServersYmlTests {
 				.reduce((a, b) -> (a.length() >= b.length()) ? a : b)
 				.orElse(null);
 			if (prefix != null) {
-				Bindable<?> properties = Bindable.of(PROPERTIES.get(prefix));
+				// several properties classes may share a prefix (xd.modules: the admin's uploads, the host access)
 				String path = key.substring(prefix.length() + 1);
-				Object shown;
-				try {
-					shown = walk(configured.bindOrCreate(prefix, properties), path);
-				}
-				catch (BeansException ex) {
-					return null;
-				}
-				try {
-					return new Values(walk(builtIn.bindOrCreate(prefix, properties), path), shown);
-				}
-				catch (BeansException ex) {
-					// a list index that only servers.yml has
-					return new Values(null, shown);
-				}
+				return PROPERTIES.get(prefix)
+					.stream()
+					.map(type -> of(prefix, Bindable.of(type), path, builtIn, configured))
+					.filter(Objects::nonNull)
+					.findFirst()
+					.orElse(null);
 			}
 			// a key only application.yml sets, such as server.port
 			return builtIn.bind(name, Bindable.of(String.class))
 				.map(value -> new Values(value, configured.bind(name, Bindable.of(String.class)).get()))
 				.orElse(null);
+		}
+
+		/** The values at {@code path} of one properties class bound at {@code prefix}; null when it has no such key. */
+		private static Values of(String prefix, Bindable<?> properties, String path, Binder builtIn,
+				Binder configured) {
+			Object shown;
+			try {
+				shown = walk(configured.bindOrCreate(prefix, properties), path);
+			}
+			catch (BeansException ex) {
+				return null;
+			}
+			try {
+				return new Values(walk(builtIn.bindOrCreate(prefix, properties), path), shown);
+			}
+			catch (BeansException ex) {
+				// a list index that only servers.yml has
+				return new Values(null, shown);
+			}
 		}
 
 		/**

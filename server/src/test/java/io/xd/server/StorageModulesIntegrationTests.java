@@ -31,7 +31,7 @@ class StorageModulesIntegrationTests {
 
 	@Test
 	void timeToFileWritesLinesAndTimeToCounterCountsOnPrometheus() {
-		try (SingleNode node = new SingleNode(this.data)) {
+		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + this.output)) {
 			assertThat(node.createStream("tofile", FAST_TIME + " | file --dir='" + this.output + "' --name=out", true)
 				.status()).isEqualTo(201);
 			assertThat(node.createStream("ticks", FAST_TIME + " | counter --name=ticks", true).status()).isEqualTo(201);
@@ -66,7 +66,7 @@ class StorageModulesIntegrationTests {
 	@Test
 	void aSinkThatCannotStartFailsItsModuleWithTheReason() throws IOException {
 		Path notADirectory = Files.writeString(this.output.resolve("plain"), "x");
-		try (SingleNode node = new SingleNode(this.data)) {
+		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + this.output)) {
 			node.createStream("badfile", "time | file --dir='" + notADirectory.resolve("sub") + "' --name=out", true);
 			node.createStream("baddb", "time | jdbc --url='jdbc:postgresql://127.0.0.1:1/none' --tableName=t", true);
 

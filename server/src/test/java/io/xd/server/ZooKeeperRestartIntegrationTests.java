@@ -55,7 +55,8 @@ class ZooKeeperRestartIntegrationTests {
 		Path nodeData = this.data.resolve("node");
 		XdProcess node = this.processes.fork("singlenode", "singlenode", List.of(
 				"--spring.config.import=", "--server.port=" + port,
-				"--xd.data.dir=" + nodeData, "--zk.client.connect=127.0.0.1:" + zkPort));
+				"--xd.data.dir=" + nodeData, "--zk.client.connect=127.0.0.1:" + zkPort,
+				"--xd.modules.file.roots=" + this.data.resolve("out")));
 		node.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		AdminApi api = AdminApi.local("http://127.0.0.1:" + port, nodeData);
 		Path out = this.data.resolve("out");

@@ -13,6 +13,8 @@ import io.xd.admin.dsl.StreamModule;
 import io.xd.admin.dsl.StreamParser;
 import io.xd.core.ChannelNames;
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.modules.HostAccess;
+import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleProvider;
@@ -29,8 +31,17 @@ public final class StreamPlanner {
 
 	private final ModuleRegistry registry;
 
+	private final HostAccess hostAccess;
+
+	/** A planner that checks what definitions reach on the host against the default host access. */
 	public StreamPlanner(ModuleRegistry registry) {
+		this(registry, HostAccess.defaults(ModuleContext.defaultDataDirectory()));
+	}
+
+	/** A planner that refuses definitions whose options reach on the host what {@code hostAccess} does not allow. */
+	public StreamPlanner(ModuleRegistry registry, HostAccess hostAccess) {
 		this.registry = registry;
+		this.hostAccess = hostAccess;
 	}
 
 	/**
@@ -51,7 +62,7 @@ public final class StreamPlanner {
 		for (StreamModule module : modules) {
 			ModuleProvider provider = findModule(module);
 			try {
-				provider.metadata().resolve(module.options());
+				provider.checkAccess(provider.metadata().resolve(module.options()), this.hostAccess);
 			}
 			catch (ModuleOptionException ex) {
 				throw AdminException.badRequest("ModuleOptionException", ex.getMessage());
@@ -83,7 +94,8 @@ public final class StreamPlanner {
 				.orElseThrow(() -> AdminException.badRequest("ModuleNotFoundException",
 						"Could not find module with name '" + module.name() + "' and type '" + module.type() + "'"));
 			try {
-				provider.metadata().resolve(StreamPlan.options(module, properties));
+				provider.checkAccess(provider.metadata().resolve(StreamPlan.options(module, properties)),
+						this.hostAccess);
 			}
 			catch (ModuleOptionException ex) {
 				throw AdminException.badRequest("ModuleOptionException", ex.getMessage());

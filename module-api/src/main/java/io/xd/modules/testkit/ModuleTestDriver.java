@@ -16,10 +16,12 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 
+import io.xd.modules.HostAccess;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleOptionException;
+import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
@@ -87,13 +89,26 @@ public final class ModuleTestDriver implements AutoCloseable {
 
 	/**
 	 * As {@link #of(ModuleProvider, Map)}, with the data directory the module sees in its {@link ModuleContext}
-	 * ({@code of} without it gives a new temporary directory).
+	 * ({@code of} without it gives a new temporary directory) and the default host access of that directory: file
+	 * options may name paths under its {@code files} folder only.
 	 */
 	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory) {
+		return of(provider, options, dataDirectory, HostAccess.defaults(dataDirectory));
+	}
+
+	/**
+	 * As {@link #of(ModuleProvider, Map, Path)}, with what the operator lets the module reach. The options are
+	 * checked with {@link ModuleProvider#checkAccess} first, as the admin and the container check them.
+	 * @throws ModuleOptionException when the options are not acceptable or reach what {@code access} does not allow
+	 */
+	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory,
+			HostAccess access) {
 		Objects.requireNonNull(provider, "provider");
 		AtomicReference<Throwable> failure = new AtomicReference<>();
-		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0,
-				provider.metadata().resolve(options), dataDirectory, cause -> failure.compareAndSet(null, cause));
+		ModuleOptions resolved = provider.metadata().resolve(options);
+		provider.checkAccess(resolved, access);
+		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0, resolved, dataDirectory,
+				cause -> failure.compareAndSet(null, cause), access);
 		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context), failure);
 		driver.start();
 		return driver;

@@ -6,8 +6,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.xd.modules.Module;
+import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
+import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
 
 /**
@@ -57,6 +59,20 @@ public final class CustomModule implements ModuleProvider {
 		thread.setContextClassLoader(this.classLoader);
 		try {
 			return this.provider.create(context);
+		}
+		finally {
+			thread.setContextClassLoader(previous);
+		}
+	}
+
+	/** The module's own check, with its class loader as the thread's context class loader, as {@link #create}. */
+	@Override
+	public void checkAccess(ModuleOptions options, HostAccess access) {
+		Thread thread = Thread.currentThread();
+		ClassLoader previous = thread.getContextClassLoader();
+		thread.setContextClassLoader(this.classLoader);
+		try {
+			this.provider.checkAccess(options, access);
 		}
 		finally {
 			thread.setContextClassLoader(previous);

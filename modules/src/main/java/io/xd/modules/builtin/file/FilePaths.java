@@ -4,8 +4,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
- * Checks on the paths users give the file modules: a directory must be a valid path without NUL characters; a file
- * name must be a plain name, so it cannot leave the directory it is written to.
+ * Checks on the paths users give the file modules: a directory must be a valid path without NUL characters (where it
+ * may lie is {@link io.xd.modules.HostAccess}'s to say); a file name must be a plain name, so it cannot leave the
+ * directory it is written to.
  */
 final class FilePaths {
 
@@ -30,10 +31,5 @@ final class FilePaths {
 	static boolean isPlainName(String text) {
 		return !text.isEmpty() && text.indexOf('/') < 0 && text.indexOf('\\') < 0 && text.indexOf('\0') < 0
 				&& !text.equals(".") && !text.equals("..");
-	}
-
-	/** The absolute, normalised form of a directory option. */
-	static Path directory(String text) {
-		return Path.of(text).toAbsolutePath().normalize();
 	}
 }

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -17,9 +18,11 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
 import io.xd.modules.AbstractModuleProvider;
+import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 import io.xd.modules.builtin.ModuleSupport;
@@ -34,9 +37,10 @@ import io.xd.modules.builtin.ModuleSupport;
 public final class FileSink implements Sink {
 
 	static final ModuleOption<String> DIR = ModuleOption.ofString("dir")
-		.withDefault("/tmp/xd/output")
+		.withDefault("output")
 		.withRule(FilePaths::isDirectory, "be a directory path")
-		.withDescription("the directory to write the file in; created if missing");
+		.withDescription("the directory to write the file in, under the operator's file roots (a relative path "
+				+ "resolves under the first root); created if missing");
 
 	static final ModuleOption<String> NAME = ModuleOption.ofString("name")
 		.withRule(FilePaths::isPlainName, "be a file name without a directory")
@@ -70,6 +74,8 @@ public final class FileSink implements Sink {
 
 	private final Path file;
 
+	private final HostAccess access;
+
 	private final String mode;
 
 	private final boolean binary;
@@ -93,7 +99,8 @@ public final class FileSink implements Sink {
 		String suffix = context.options().get(SUFFIX);
 		this.gzip = context.options().get(COMPRESSION).equals("gzip");
 		String fileName = name + (suffix.isEmpty() ? "" : "." + suffix) + (this.gzip ? ".gz" : "");
-		this.file = FilePaths.directory(context.options().get(DIR)).resolve(fileName);
+		this.file = context.hostAccess().path(DIR.name(), context.options().get(DIR)).resolve(fileName);
+		this.access = context.hostAccess();
 		this.mode = context.options().get(MODE);
 		this.binary = context.options().get(BINARY);
 		this.charset = Charset.forName(context.options().get(CHARSET));
@@ -114,6 +121,13 @@ public final class FileSink implements Sink {
 		catch (IOException ex) {
 			throw new IllegalStateException("The file sink cannot create the directory " + directory + ": " + ex, ex);
 		}
+		try {
+			// links may have appeared since the stream was created: the directory must still be under a file root
+			this.access.checkRealPath(directory);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The file sink may not write in " + directory + ": " + ex.getMessage());
+		}
 		if (!Files.isDirectory(directory) || !Files.isWritable(directory)) {
 			throw new IllegalStateException("The file sink cannot write in the directory " + directory
 					+ ": it is not a writable directory");
@@ -131,12 +145,15 @@ public final class FileSink implements Sink {
 		}
 	}
 
+	/** How the file is opened: never through a symbolic link, which the sink did not create. */
 	private OpenOption[] openOptions() {
 		return switch (this.mode) {
 			case "REPLACE" -> new OpenOption[] { StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-					StandardOpenOption.WRITE };
-			case "FAIL" -> new OpenOption[] { StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE };
-			default -> new OpenOption[] { StandardOpenOption.CREATE, StandardOpenOption.APPEND };
+					StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS };
+			case "FAIL" -> new OpenOption[] { StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+					LinkOption.NOFOLLOW_LINKS };
+			default -> new OpenOption[] { StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+					LinkOption.NOFOLLOW_LINKS };
 		};
 	}
 
@@ -187,6 +204,11 @@ public final class FileSink implements Sink {
 
 		public Provider() {
 			super(METADATA, FileSink::new);
+		}
+
+		@Override
+		public void checkAccess(ModuleOptions options, HostAccess access) {
+			access.path(DIR.name(), options.get(DIR));
 		}
 	}
 }

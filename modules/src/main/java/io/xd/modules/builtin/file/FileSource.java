@@ -27,9 +27,11 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.MessageBuilder;
 
 import io.xd.modules.AbstractModuleProvider;
+import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 import io.xd.modules.builtin.ModuleSupport;
@@ -47,7 +49,8 @@ public final class FileSource implements Source {
 
 	static final ModuleOption<String> DIR = ModuleOption.ofString("dir")
 		.withRule(FilePaths::isDirectory, "be a directory path")
-		.withDescription("the directory to poll; defaults to /tmp/xd/input/<stream name>");
+		.withDescription("the directory to poll, under the operator's file roots (a relative path resolves under the "
+				+ "first root); defaults to input/<stream name>");
 
 	static final ModuleOption<String> PATTERN = ModuleOption.ofString("pattern")
 		.withDefault("*")
@@ -100,9 +103,9 @@ public final class FileSource implements Source {
 				throw new IllegalArgumentException("The stream name '" + context.streamName()
 						+ "' is not a directory name: give --dir");
 			}
-			dir = "/tmp/xd/input/" + context.streamName();
+			dir = defaultDirectory(context.streamName());
 		}
-		this.directory = FilePaths.directory(dir);
+		this.directory = context.hostAccess().path(DIR.name(), dir);
 		this.matcher = FileSystems.getDefault().getPathMatcher("glob:" + context.options().get(PATTERN));
 		this.mode = context.options().get(MODE);
 		this.preventDuplicates = context.options().get(PREVENT_DUPLICATES);
@@ -126,6 +129,7 @@ public final class FileSource implements Source {
 		if (!Files.isReadable(this.directory)) {
 			throw new IllegalStateException("The file source cannot read the directory " + this.directory);
 		}
+		checkStillUnderRoot();
 		this.scheduler = ModuleSupport.scheduler(this.context, "file-poller");
 		this.scheduler.scheduleWithFixedDelay(() -> poll(output), 0, this.delaySeconds, TimeUnit.SECONDS);
 	}
@@ -155,7 +159,22 @@ public final class FileSource implements Source {
 		}
 	}
 
+	/** Links may appear after the stream was created: the directory must still be under a file root. */
+	private void checkStillUnderRoot() {
+		try {
+			this.context.hostAccess().checkRealPath(this.directory);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("The file source may not read " + this.directory + ": " + ex.getMessage());
+		}
+	}
+
+	private static String defaultDirectory(String streamName) {
+		return "input/" + streamName;
+	}
+
 	private List<Path> matchingFiles() throws IOException {
+		checkStillUnderRoot();
 		List<Path> files = new ArrayList<>();
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.directory)) {
 			for (Path entry : entries) {
@@ -224,6 +243,15 @@ public final class FileSource implements Source {
 
 		public Provider() {
 			super(METADATA, FileSource::new);
+		}
+
+		@Override
+		public void checkAccess(ModuleOptions options, HostAccess access) {
+			// without dir, the default is a relative folder named after the stream: under the first root
+			String dir = options.get(DIR);
+			if (dir != null) {
+				access.path(DIR.name(), dir);
+			}
 		}
 	}
 }

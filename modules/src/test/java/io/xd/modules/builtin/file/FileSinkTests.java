@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class FileSinkTests {
 	Path dir;
 
 	private FileSink sink(Map<String, String> options) {
-		return ModuleFixtures.create(new FileSink.Provider(), options);
+		return ModuleFixtures.create(new FileSink.Provider(), options, ModuleFixtures.rootedAt(this.dir));
 	}
 
 	@Test
@@ -130,6 +131,40 @@ class FileSinkTests {
 			.withMessageContaining("option 'dir' must be a directory path");
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> sink(Map.of("suffix", "x/y")));
+	}
+
+	@Test
+	void resolvesARelativeDirectoryUnderTheFirstRootAndRefusesWhatLeavesIt(@TempDir Path elsewhere) {
+		assertThat(sink(Map.of("dir", "reports/daily", "name", "n")).file())
+			.isEqualTo(this.dir.resolve("reports/daily/n.out"));
+		for (String dir : new String[] { "../escape", "a/../../escape", elsewhere.toString(), "/dev/shm", "/proc/1",
+				"/sys/kernel", this.dir + "/../" + this.dir.getFileName() + "-sibling" }) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(dir)
+				.isThrownBy(() -> sink(Map.of("dir", dir, "name", "n")))
+				.withMessageContaining("option 'dir'")
+				.withMessageContaining("xd.modules.file.roots");
+		}
+	}
+
+	@Test
+	void neverWritesThroughASymbolicLinkItDidNotCreate(@TempDir Path elsewhere) throws IOException {
+		Path target = Files.writeString(elsewhere.resolve("victim"), "untouched\n");
+		Files.createSymbolicLink(this.dir.resolve("f.out"), target);
+		FileSink sink = sink(Map.of("dir", this.dir.toString(), "name", "f"));
+
+		assertThatIllegalStateException().isThrownBy(sink::start).withMessageContaining("cannot open");
+		assertThat(Files.readString(target)).isEqualTo("untouched\n");
+	}
+
+	@Test
+	void aDirectoryTurnedIntoALinkAfterTheCheckFailsTheStart(@TempDir Path elsewhere) throws IOException {
+		FileSink sink = sink(Map.of("dir", this.dir.resolve("out").toString(), "name", "f"));
+		Files.createSymbolicLink(this.dir.resolve("out"), elsewhere);
+
+		assertThatIllegalStateException().isThrownBy(sink::start).withMessageContaining("may not write");
+		try (Stream<Path> files = Files.list(elsewhere)) {
+			assertThat(files).isEmpty();
+		}
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import io.xd.modules.ModuleOptionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 class FileSourceTests {
@@ -34,7 +35,7 @@ class FileSourceTests {
 	}
 
 	private void start(Map<String, String> options) {
-		this.source = ModuleFixtures.create(new FileSource.Provider(), options);
+		this.source = ModuleFixtures.create(new FileSource.Provider(), options, ModuleFixtures.rootedAt(this.dir));
 		this.source.start(this.output);
 	}
 
@@ -91,10 +92,41 @@ class FileSourceTests {
 	}
 
 	@Test
-	void defaultsToADirectoryNamedAfterTheStream() {
-		FileSource source = ModuleFixtures.create(new FileSource.Provider(), Map.of());
+	void defaultsToADirectoryNamedAfterTheStreamUnderTheFirstRoot() {
+		FileSource source = ModuleFixtures.create(new FileSource.Provider(), Map.of(),
+				ModuleFixtures.rootedAt(this.dir));
 
-		assertThat(source.directory()).isEqualTo(Path.of("/tmp/xd/input/teststream"));
+		assertThat(source.directory()).isEqualTo(this.dir.resolve("input/teststream"));
+	}
+
+	@Test
+	void refusesDirectoriesOutsideTheRootsAndLinksOutOfThem(@TempDir Path elsewhere) throws IOException {
+		for (String dir : new String[] { elsewhere.toString(), this.dir + "/../" + elsewhere.getFileName(), "/proc/self",
+				"/etc" }) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(dir)
+				.isThrownBy(() -> start(Map.of("dir", dir)))
+				.withMessageContaining("option 'dir'")
+				.withMessageContaining("is not under a file root")
+				.withMessageContaining(this.dir.toString());
+		}
+		Files.writeString(elsewhere.resolve("secret.txt"), "s");
+		Files.createSymbolicLink(this.dir.resolve("out"), elsewhere);
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> start(Map.of("dir", this.dir.resolve("out").toString())))
+			.withMessageContaining("symbolic link");
+	}
+
+	@Test
+	void aDirectoryTurnedIntoALinkAfterTheCheckIsNotRead(@TempDir Path elsewhere) throws IOException {
+		Files.writeString(elsewhere.resolve("secret.txt"), "s");
+		Path dir = this.dir.resolve("in");
+		FileSource source = ModuleFixtures.create(new FileSource.Provider(), Map.of("dir", dir.toString()),
+				ModuleFixtures.rootedAt(this.dir));
+		Files.createSymbolicLink(dir, elsewhere);
+
+		assertThatIllegalStateException().isThrownBy(() -> source.start(this.output))
+			.withMessageContaining("may not read");
+		assertThat(this.output.messages).isEmpty();
 	}
 
 	@Test

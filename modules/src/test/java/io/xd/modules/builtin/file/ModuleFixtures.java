@@ -9,8 +9,10 @@ import java.util.Map;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
+import io.xd.modules.HostAccess;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
+import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
 
 /** Test helpers for the storage and connector modules: create a module as the runtime does, collect what it sends. */
@@ -31,6 +33,26 @@ public final class ModuleFixtures {
 		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0,
 				provider.metadata().resolve(options), dataDirectory);
 		return (M) provider.create(context);
+	}
+
+	/**
+	 * Creates a module of stream {@code teststream} as a container does with this host access: its options are checked
+	 * against it first ({@link ModuleProvider#checkAccess}), and the module gets it in its context.
+	 */
+	@SuppressWarnings("unchecked")
+	public static <M extends Module> M create(ModuleProvider provider, Map<String, String> options,
+			HostAccess access) {
+		ModuleOptions resolved = provider.metadata().resolve(options);
+		provider.checkAccess(resolved, access);
+		Path dataDirectory = ModuleContext.defaultDataDirectory();
+		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0, resolved,
+				dataDirectory, cause -> { }, access);
+		return (M) provider.create(context);
+	}
+
+	/** Host access whose one file root is {@code root}. */
+	public static HostAccess rootedAt(Path root) {
+		return new HostAccess(List.of(root), ModuleContext.defaultDataDirectory());
 	}
 
 	/** A channel that keeps what it is sent, from any thread. */
