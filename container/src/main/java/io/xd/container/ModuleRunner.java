@@ -116,7 +116,7 @@ public final class ModuleRunner {
 				custom);
 		try {
 			ModuleOptions options = provider.metadata().resolve(deployment.options());
-			provider.checkAccess(options, this.hostAccess);
+			this.hostAccess.check(provider, options);
 			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
 					deployment.index(), options, this.dataDirectory, onFailure, this.hostAccess));
 			running.meters.meterLatency(module, deployment);

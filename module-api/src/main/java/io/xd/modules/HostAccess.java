@@ -1,13 +1,25 @@
 package io.xd.modules;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * What the operator lets stream definitions reach on the host. A stream definition is untrusted input, written by a
@@ -22,6 +34,15 @@ import java.util.Objects;
  * system ({@code /proc}, {@code /sys}, {@code /dev}), is refused. A root never contains the data directory, so the
  * server's own files (credentials, the stream store) are out of every definition's reach.
  * <p>
+ * <b>Listening.</b> Network sources bind to a loopback address unless the operator allows others
+ * ({@code xd.modules.network.bind-addresses}), to port 0 or an unprivileged port (1024 and up), never to a port of XD
+ * itself (the admin's, ZooKeeper's, the management port).
+ * <p>
+ * <b>Connecting.</b> Modules that connect to a host named in an option ({@code http-client --url}) reach only the hosts
+ * the operator allows ({@code xd.modules.http-client.allowed-hosts}: names and IP literals, matched exactly; none by
+ * default). Every address the name resolves to is checked when the module connects: link-local and cloud metadata
+ * addresses, wildcard and multicast addresses are always refused, and so are XD's own ports on this host.
+ * <p>
  * Instances are immutable and thread-safe.
  */
 public final class HostAccess {
@@ -32,7 +53,16 @@ public final class HostAccess {
 	/** The folder of the data directory that is the file root when the operator names none. */
 	public static final String DEFAULT_FILE_ROOT = "files";
 
+	/** Cloud metadata endpoints outside the link-local range (Alibaba Cloud's, AWS's IPv6 one). */
+	private static final Set<String> METADATA_ADDRESSES = Set.of("100.100.100.200", "fd00:ec2:0:0:0:0:0:254");
+
 	private final List<Path> fileRoots;
+
+	private final Set<String> allowedHosts;
+
+	private final List<String> bindAddresses;
+
+	private final Supplier<? extends Collection<Integer>> reservedPorts;
 
 	/**
 	 * @param fileRoots the folders file options may name, absolute; the first is where relative paths resolve
@@ -44,6 +74,44 @@ public final class HostAccess {
 		Objects.requireNonNull(fileRoots, "fileRoots");
 		Path data = dataDirectory.toAbsolutePath().normalize();
 		this.fileRoots = fileRoots.stream().map(root -> checkedRoot(root, data)).toList();
+		this.allowedHosts = Set.of();
+		this.bindAddresses = List.of();
+		this.reservedPorts = Set::of;
+	}
+
+	private HostAccess(List<Path> fileRoots, Set<String> allowedHosts, List<String> bindAddresses,
+			Supplier<? extends Collection<Integer>> reservedPorts) {
+		this.fileRoots = fileRoots;
+		this.allowedHosts = allowedHosts;
+		this.bindAddresses = bindAddresses;
+		this.reservedPorts = reservedPorts;
+	}
+
+	/**
+	 * The same access, where connecting modules may also reach these hosts: names (matched exactly, ignoring case) or
+	 * IP literals.
+	 */
+	public HostAccess withAllowedHosts(Collection<String> hosts) {
+		Set<String> allowed = hosts.stream()
+			.map(host -> host.strip().toLowerCase(Locale.ROOT))
+			.map(host -> (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host)
+			.filter(host -> !host.isEmpty())
+			.collect(Collectors.toUnmodifiableSet());
+		return new HostAccess(this.fileRoots, allowed, this.bindAddresses, this.reservedPorts);
+	}
+
+	/** The same access, where network sources may also listen on these addresses ({@code 0.0.0.0}: on every one). */
+	public HostAccess withBindAddresses(Collection<String> addresses) {
+		List<String> allowed = addresses.stream().map(String::strip).filter(address -> !address.isEmpty()).toList();
+		return new HostAccess(this.fileRoots, this.allowedHosts, allowed, this.reservedPorts);
+	}
+
+	/**
+	 * The same access, where these ports (XD's own) are neither listened on nor connected to on this host. The ports
+	 * are asked for at each check: a server that listens on a port picked at start knows it only then.
+	 */
+	public HostAccess withReservedPorts(Supplier<? extends Collection<Integer>> ports) {
+		return new HostAccess(this.fileRoots, this.allowedHosts, this.bindAddresses, Objects.requireNonNull(ports));
 	}
 
 	/** The defaults: one file root, the folder {@value #DEFAULT_FILE_ROOT} of the data directory. */
@@ -65,6 +133,20 @@ public final class HostAccess {
 					+ dataDirectory + ", whose files (credentials, the stream store) no stream may reach");
 		}
 		return normalized;
+	}
+
+	/**
+	 * Checks what a module's options reach with its provider's {@link ModuleProvider#checkAccess}, as the admin does
+	 * when a stream is created and the container before it creates the module.
+	 * @throws ModuleOptionException naming the module, the option and what is allowed
+	 */
+	public void check(ModuleProvider provider, ModuleOptions options) {
+		try {
+			provider.checkAccess(options, this);
+		}
+		catch (ModuleOptionException ex) {
+			throw new ModuleOptionException(provider.metadata().qualifiedName(), ex.problems());
+		}
 	}
 
 	/** The folders file options may name; relative paths resolve under the first. */
@@ -140,6 +222,113 @@ public final class HostAccess {
 				"its real path " + real + " is not under a file root " + this.fileRoots);
 	}
 
+	/** The hosts connecting modules may reach, besides none. */
+	public Set<String> allowedHosts() {
+		return this.allowedHosts;
+	}
+
+	/** The addresses network sources may listen on besides loopback ones. */
+	public List<String> bindAddresses() {
+		return this.bindAddresses;
+	}
+
+	/** XD's own ports on this host, as they are now. */
+	public Set<Integer> reservedPorts() {
+		return Set.copyOf(this.reservedPorts.get());
+	}
+
+	/**
+	 * The address a network source listens on, checked: a loopback address or one the operator allows, and port 0 (a
+	 * free one) or an unprivileged port that is not XD's.
+	 * @param address the {@code address} option: an IP literal or a host name
+	 * @param port the {@code port} option
+	 * @throws ModuleOptionException naming the option and what is allowed
+	 */
+	public InetSocketAddress bindAddress(String address, int port) {
+		InetAddress resolved;
+		try {
+			resolved = InetAddress.getByName(address);
+		}
+		catch (UnknownHostException ex) {
+			throw refusedNetwork("address", address, "it does not resolve");
+		}
+		if (!resolved.isLoopbackAddress() && !isAllowedBindAddress(address, resolved)) {
+			throw refusedNetwork("address", address, "network sources listen on loopback addresses and on "
+					+ this.bindAddresses + " only (the operator's xd.modules.network.bind-addresses)");
+		}
+		if (port != 0 && (port < 1024 || port > 65535)) {
+			throw refusedNetwork("port", Integer.toString(port), "a port is 0 (a free one) or between 1024 and 65535");
+		}
+		if (port != 0 && reservedPorts().contains(port)) {
+			throw refusedNetwork("port", Integer.toString(port), "it is a port of XD itself");
+		}
+		return new InetSocketAddress(resolved, port);
+	}
+
+	private boolean isAllowedBindAddress(String address, InetAddress resolved) {
+		for (String allowed : this.bindAddresses) {
+			if (allowed.equalsIgnoreCase(address)) {
+				return true;
+			}
+			try {
+				if (InetAddress.getByName(allowed).equals(resolved)) {
+					return true;
+				}
+			}
+			catch (UnknownHostException ex) {
+				// an allowed name that does not resolve here allows nothing
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Checks a destination that a module connects to, as it connects: its host is one the operator allows, and every
+	 * address it resolves to now is neither link-local, a cloud metadata endpoint, a wildcard or multicast address, nor
+	 * XD's own port on this host. Call it before every connection (each redirect included): a name may resolve
+	 * elsewhere later.
+	 * @param option the option that named the destination, for the message
+	 * @param uri the destination; its port, when absent, is the scheme's default
+	 * @return the addresses the host resolved to
+	 * @throws ModuleOptionException naming the option and the allowed hosts
+	 */
+	public List<InetAddress> checkDestination(String option, URI uri) {
+		String host = (uri.getHost() == null) ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+		String bare = (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
+		if (bare.isEmpty() || !this.allowedHosts.contains(bare)) {
+			throw refusedNetwork(option, uri.toString(), "its host is not one of " + new TreeSet<>(this.allowedHosts)
+					+ " (the operator's xd.modules.http-client.allowed-hosts)");
+		}
+		InetAddress[] addresses;
+		try {
+			addresses = InetAddress.getAllByName(bare);
+		}
+		catch (UnknownHostException ex) {
+			throw refusedNetwork(option, uri.toString(), "its host does not resolve");
+		}
+		int port = (uri.getPort() != -1) ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+		for (InetAddress address : addresses) {
+			if (address.isLinkLocalAddress() || address.isAnyLocalAddress() || address.isMulticastAddress()
+					|| METADATA_ADDRESSES.contains(address.getHostAddress())) {
+				throw refusedNetwork(option, uri.toString(), "its host resolves to " + address.getHostAddress()
+						+ ", a link-local, metadata, wildcard or multicast address, which no stream may reach");
+			}
+			if (reservedPorts().contains(port) && (address.isLoopbackAddress() || isLocal(address))) {
+				throw refusedNetwork(option, uri.toString(), "it is a port of XD itself");
+			}
+		}
+		return List.of(addresses);
+	}
+
+	private static boolean isLocal(InetAddress address) {
+		try {
+			return NetworkInterface.getByInetAddress(address) != null;
+		}
+		catch (SocketException ex) {
+			return false;
+		}
+	}
+
 	private boolean isUnderRoot(Path normalized) {
 		return this.fileRoots.stream().anyMatch(normalized::startsWith);
 	}
@@ -155,13 +344,19 @@ public final class HostAccess {
 
 	private ModuleOptionException refused(String option, String text, String reason) {
 		String shown = (text.length() > 200) ? text.substring(0, 200) + "..." : text;
-		return new ModuleOptionException("option '" + option + "'", List.of("'" + shown.replace('\0', '?')
+		return new ModuleOptionException(List.of("option '" + option + "': '" + shown.replace('\0', '?')
 				+ "' is refused: " + reason + "; file options may name paths under " + this.fileRoots
 				+ " only (the operator's xd.modules.file.roots)"));
 	}
 
+	private static ModuleOptionException refusedNetwork(String option, String text, String reason) {
+		String shown = (text.length() > 200) ? text.substring(0, 200) + "..." : text;
+		return new ModuleOptionException(List.of("option '" + option + "': '" + shown + "' is refused: " + reason));
+	}
+
 	@Override
 	public String toString() {
-		return "HostAccess[fileRoots=" + this.fileRoots + "]";
+		return "HostAccess[fileRoots=" + this.fileRoots + ", allowedHosts=" + this.allowedHosts + ", bindAddresses="
+				+ this.bindAddresses + ", reservedPorts=" + reservedPorts() + "]";
 	}
 }

@@ -16,6 +16,12 @@ public class ModuleOptionException extends IllegalArgumentException {
 		this.problems = List.copyOf(problems);
 	}
 
+	/** Problems found before the module is known: {@link HostAccess#check} names the module. */
+	ModuleOptionException(List<String> problems) {
+		super("Invalid options: " + String.join("; ", problems));
+		this.problems = List.copyOf(problems);
+	}
+
 	/** One sentence per problem, in the order the options were given. */
 	public List<String> problems() {
 		return this.problems;

@@ -1,10 +1,13 @@
 package io.xd.modules;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +53,67 @@ class HostAccessTests {
 				.withMessageContaining("option 'dir'")
 				.withMessageContaining(root.toString());
 		}
+	}
+
+	@Test
+	void networkSourcesListenOnLoopbackUnprivilegedPortsThatAreNotXdsUnlessAllowed() {
+		HostAccess access = HostAccess.defaults(this.dir).withReservedPorts(() -> List.of(9393, 2181));
+
+		assertThat(access.bindAddress("127.0.0.1", 9000).getAddress().isLoopbackAddress()).isTrue();
+		assertThat(access.bindAddress("localhost", 0).getPort()).isZero();
+		assertThat(access.bindAddress("::1", 1024).getAddress().isLoopbackAddress()).isTrue();
+		for (String address : List.of("0.0.0.0", "::", "10.1.2.3")) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(address)
+				.isThrownBy(() -> access.bindAddress(address, 9000))
+				.withMessageContaining("option 'address'")
+				.withMessageContaining("xd.modules.network.bind-addresses");
+		}
+		for (int port : new int[] { 80, 1023, 9393, 2181, 65536, -1 }) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(Integer.toString(port))
+				.isThrownBy(() -> access.bindAddress("127.0.0.1", port))
+				.withMessageContaining("option 'port'");
+		}
+		HostAccess everywhere = access.withBindAddresses(List.of("0.0.0.0"));
+		assertThat(everywhere.bindAddress("0.0.0.0", 9000).getAddress().isAnyLocalAddress()).isTrue();
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> everywhere.bindAddress("0.0.0.0", 9393));
+	}
+
+	@Test
+	void connectingModulesReachAllowedHostsOnlyAndNeverLinkLocalOrMetadataAddresses() {
+		HostAccess none = HostAccess.defaults(this.dir);
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> none.checkDestination("url", URI.create("http://127.0.0.1:8080/")))
+			.withMessageContaining("xd.modules.http-client.allowed-hosts");
+		HostAccess access = none.withAllowedHosts(List.of("LOCALHOST", "[::1]", "169.254.169.254", "100.100.100.200"))
+			.withReservedPorts(() -> List.of(9393));
+
+		assertThat(access.checkDestination("url", URI.create("http://localhost:8080/x"))).isNotEmpty()
+			.allMatch(InetAddress::isLoopbackAddress);
+		assertThat(access.checkDestination("url", URI.create("http://[::1]:8080/x"))).isNotEmpty();
+		for (String url : List.of("http://localhost:9393/streams/definitions", "http://169.254.169.254/latest/",
+				"http://100.100.100.200/", "http://localhost.:8080/", "http://sub.localhost:8080/", "http:///x")) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(url)
+				.isThrownBy(() -> access.checkDestination("url", URI.create(url)))
+				.withMessageContaining("option 'url'");
+		}
+	}
+
+	@Test
+	void namesTheModuleWhenItsProviderRefuses() {
+		ModuleProvider provider = new AbstractModuleProvider(new ModuleMetadata(ModuleType.SINK, "archive", "Archives",
+				List.of()), context -> (Sink) message -> {
+				}) {
+
+			@Override
+			public void checkAccess(ModuleOptions options, HostAccess access) {
+				access.path("dir", "/etc");
+			}
+		};
+
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> HostAccess.defaults(this.dir).check(provider, provider.metadata().resolve(Map.of())))
+			.withMessageStartingWith("Invalid options for module sink:archive: option 'dir': '/etc' is refused");
 	}
 
 	@Test

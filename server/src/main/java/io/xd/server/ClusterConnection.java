@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -105,6 +106,15 @@ public final class ClusterConnection implements AutoCloseable {
 			});
 		}
 		return builder.build();
+	}
+
+	/** The port of the embedded ZooKeeper server, when this connection runs one. */
+	public OptionalInt embeddedPort() {
+		if (this.embedded == null) {
+			return OptionalInt.empty();
+		}
+		String connect = this.embedded.connectString();
+		return OptionalInt.of(Integer.parseInt(connect.substring(connect.lastIndexOf(':') + 1)));
 	}
 
 	public CuratorFramework client() {

@@ -2,7 +2,9 @@ package io.xd.server;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -19,16 +21,71 @@ public class HostAccessProperties {
 	/** Files: where file options may point. */
 	private final File file = new File();
 
+	/** Network sources: where they may listen. */
+	private final Network network = new Network();
+
+	/** The http-client processor: which hosts it may reach. */
+	private final HttpClient httpClient = new HttpClient();
+
 	public File getFile() {
 		return this.file;
 	}
 
-	/** The host access these settings declare, for a server whose data directory is {@code dataDirectory}. */
-	public HostAccess toHostAccess(Path dataDirectory) {
+	public Network getNetwork() {
+		return this.network;
+	}
+
+	public HttpClient getHttpClient() {
+		return this.httpClient;
+	}
+
+	/**
+	 * The host access these settings declare, for a server whose data directory is {@code dataDirectory} and whose own
+	 * ports are {@code reservedPorts} (asked at each check: some are picked at start).
+	 */
+	public HostAccess toHostAccess(Path dataDirectory, Supplier<? extends Collection<Integer>> reservedPorts) {
 		List<Path> roots = this.file.getRoots().isEmpty()
 				? List.of(dataDirectory.resolve(HostAccess.DEFAULT_FILE_ROOT))
 				: this.file.getRoots().stream().map(root -> root.toAbsolutePath().normalize()).toList();
-		return new HostAccess(roots, dataDirectory);
+		return new HostAccess(roots, dataDirectory).withBindAddresses(this.network.getBindAddresses())
+			.withAllowedHosts(this.httpClient.getAllowedHosts())
+			.withReservedPorts(reservedPorts);
+	}
+
+	/** Where network sources (http, tcp, syslog-udp, syslog-tcp) may listen. */
+	public static class Network {
+
+		/**
+		 * Addresses network sources may listen on besides loopback ones, such as a LAN address, or 0.0.0.0 for every
+		 * interface. Empty: loopback only.
+		 */
+		private List<String> bindAddresses = new ArrayList<>();
+
+		public List<String> getBindAddresses() {
+			return this.bindAddresses;
+		}
+
+		public void setBindAddresses(List<String> bindAddresses) {
+			this.bindAddresses = bindAddresses;
+		}
+	}
+
+	/** Which hosts the http-client processor may reach. */
+	public static class HttpClient {
+
+		/**
+		 * Host names and IP literals that http-client URLs may name, matched exactly. Empty: none. Link-local and cloud
+		 * metadata addresses, and XD's own ports, are refused whatever this says.
+		 */
+		private List<String> allowedHosts = new ArrayList<>();
+
+		public List<String> getAllowedHosts() {
+			return this.allowedHosts;
+		}
+
+		public void setAllowedHosts(List<String> allowedHosts) {
+			this.allowedHosts = allowedHosts;
+		}
 	}
 
 	/** Where file options may point. */

@@ -1,6 +1,8 @@
 package io.xd.server;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -65,9 +67,25 @@ public class XdConfiguration {
 		return ModuleRegistry.fromClassPath();
 	}
 
-	/** What stream definitions may reach on the host: the admin checks definitions with it, containers modules. */
+	/**
+	 * What stream definitions may reach on the host: the admin checks definitions with it, containers modules. XD's own
+	 * ports (the web server's, the management server's, the embedded ZooKeeper's) are read at each check, since the
+	 * web server may pick its port at start.
+	 */
 	@Bean
-	public HostAccess hostAccess(HostAccessProperties properties, @Value("${xd.data.dir}") Path dataDirectory) {
-		return properties.toHostAccess(dataDirectory.toAbsolutePath().normalize());
+	public HostAccess hostAccess(HostAccessProperties properties, @Value("${xd.data.dir}") Path dataDirectory,
+			Environment environment, ClusterConnection connection) {
+		return properties.toHostAccess(dataDirectory.toAbsolutePath().normalize(), () -> {
+			List<Integer> ports = new ArrayList<>();
+			for (String key : List.of("local.server.port", "server.port", "local.management.port",
+					"management.server.port")) {
+				Integer port = environment.getProperty(key, Integer.class);
+				if (port != null && port > 0) {
+					ports.add(port);
+				}
+			}
+			connection.embeddedPort().ifPresent(ports::add);
+			return ports;
+		});
 	}
 }

@@ -408,6 +408,29 @@ class SecurityIntegrationTests {
 		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
 	}
 
+	@Test
+	void networkOptionsReachOnlyWhatTheOperatorDeclared() {
+		int adminPort = URI.create(node.baseUri()).getPort();
+		Map<String, String> refused = new LinkedHashMap<>();
+		refused.put("http --port=" + adminPort + " | log", "option 'port'");
+		refused.put("tcp --port=80 | log", "option 'port'");
+		refused.put("syslog-udp --address=0.0.0.0 --port=5514 | log", "xd.modules.network.bind-addresses");
+		refused.put("http --address=:: --port=0 | log", "xd.modules.network.bind-addresses");
+		refused.put("time | http-client --url=http://127.0.0.1:" + adminPort + "/streams/definitions | log",
+				"xd.modules.http-client.allowed-hosts");
+		refused.put("time | http-client --url=http://169.254.169.254/latest/meta-data/ | log", "option 'url'");
+		refused.put("time | http-client --url=http://localhost:" + adminPort + "/ | log", "option 'url'");
+		int i = 0;
+		for (String user : List.of("creator", "admin")) {
+			for (Map.Entry<String, String> definition : refused.entrySet()) {
+				Response response = as(user).createStream("n" + i++, definition.getKey(), false);
+				assertThat(response.status()).as(user + ": " + definition.getKey()).isEqualTo(400);
+				assertThat(response.body()).as(definition.getKey()).contains(definition.getValue());
+			}
+		}
+		assertThat(as("viewer").get("/streams/definitions").json().get("content")).isEmpty();
+	}
+
 	private static Response call(AdminApi api, String method, String path, String body) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.baseUri() + path));
 		if (body == null) {

@@ -62,7 +62,7 @@ public final class StreamPlanner {
 		for (StreamModule module : modules) {
 			ModuleProvider provider = findModule(module);
 			try {
-				provider.checkAccess(provider.metadata().resolve(module.options()), this.hostAccess);
+				this.hostAccess.check(provider, provider.metadata().resolve(module.options()));
 			}
 			catch (ModuleOptionException ex) {
 				throw AdminException.badRequest("ModuleOptionException", ex.getMessage());
@@ -94,8 +94,7 @@ public final class StreamPlanner {
 				.orElseThrow(() -> AdminException.badRequest("ModuleNotFoundException",
 						"Could not find module with name '" + module.name() + "' and type '" + module.type() + "'"));
 			try {
-				provider.checkAccess(provider.metadata().resolve(StreamPlan.options(module, properties)),
-						this.hostAccess);
+				this.hostAccess.check(provider, provider.metadata().resolve(StreamPlan.options(module, properties)));
 			}
 			catch (ModuleOptionException ex) {
 				throw AdminException.badRequest("ModuleOptionException", ex.getMessage());

@@ -106,7 +106,7 @@ public final class ModuleTestDriver implements AutoCloseable {
 		Objects.requireNonNull(provider, "provider");
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		ModuleOptions resolved = provider.metadata().resolve(options);
-		provider.checkAccess(resolved, access);
+		access.check(provider, resolved);
 		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0, resolved, dataDirectory,
 				cause -> failure.compareAndSet(null, cause), access);
 		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context), failure);

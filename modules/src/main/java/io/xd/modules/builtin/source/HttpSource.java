@@ -26,7 +26,6 @@ import org.springframework.util.InvalidMimeTypeException;
 import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
 
-import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
@@ -297,7 +296,7 @@ public final class HttpSource implements Source {
 	}
 
 	/** Declares and creates the {@code http} source. */
-	public static final class Provider extends AbstractModuleProvider {
+	public static final class Provider extends NetworkSources.Provider {
 
 		public Provider() {
 			super(METADATA, HttpSource::new);

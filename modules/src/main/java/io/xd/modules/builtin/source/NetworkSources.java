@@ -4,14 +4,20 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.function.Function;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageDeliveryException;
 import org.springframework.messaging.support.MessageBuilder;
 
+import io.xd.modules.AbstractModuleProvider;
+import io.xd.modules.HostAccess;
+import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
+import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptions;
 
 /** What the network sources share: the address option, binding errors that name the port, and peer headers. */
 final class NetworkSources {
@@ -41,9 +47,30 @@ final class NetworkSources {
 			.withDescription("the port to listen on");
 	}
 
-	/** The {@code address} and {@code port} to bind to; every network source declares both options. */
+	/**
+	 * The {@code address} and {@code port} to bind to, as the operator allows them; every network source declares both
+	 * options.
+	 */
 	static InetSocketAddress bindAddress(ModuleContext context) {
-		return new InetSocketAddress(context.options().get(ADDRESS), context.options().get(ANY_PORT));
+		return context.hostAccess().bindAddress(context.options().get(ADDRESS), context.options().get(ANY_PORT));
+	}
+
+	/** Checks the {@code address} and {@code port} options against what the operator allows. */
+	static void checkAccess(ModuleOptions options, HostAccess access) {
+		access.bindAddress(options.get(ADDRESS), options.get(ANY_PORT));
+	}
+
+	/** The provider of a network source: its options are checked against the addresses and ports allowed. */
+	abstract static class Provider extends AbstractModuleProvider {
+
+		Provider(ModuleMetadata metadata, Function<ModuleContext, ? extends Module> factory) {
+			super(metadata, factory);
+		}
+
+		@Override
+		public final void checkAccess(ModuleOptions options, HostAccess access) {
+			NetworkSources.checkAccess(options, access);
+		}
 	}
 
 	/** The exception {@code start} throws when the socket cannot be bound: it names the module and the port. */

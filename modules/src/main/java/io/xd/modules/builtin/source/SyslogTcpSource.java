@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.springframework.integration.ip.tcp.serializer.TcpCodecs;
 
-import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
@@ -40,7 +39,7 @@ public final class SyslogTcpSource {
 	}
 
 	/** Declares and creates the {@code syslog-tcp} source. */
-	public static final class Provider extends AbstractModuleProvider {
+	public static final class Provider extends NetworkSources.Provider {
 
 		public Provider() {
 			super(METADATA, SyslogTcpSource::create);

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleType;
@@ -111,7 +110,7 @@ public final class SyslogUdpSource implements Source {
 	}
 
 	/** Declares and creates the {@code syslog-udp} source. */
-	public static final class Provider extends AbstractModuleProvider {
+	public static final class Provider extends NetworkSources.Provider {
 
 		public Provider() {
 			super(METADATA, SyslogUdpSource::new);

@@ -10,7 +10,6 @@ import org.springframework.integration.ip.tcp.serializer.TcpCodecs;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
-import io.xd.modules.AbstractModuleProvider;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
@@ -125,7 +124,7 @@ public final class TcpSource implements Source {
 	}
 
 	/** Declares and creates the {@code tcp} source. */
-	public static final class Provider extends AbstractModuleProvider {
+	public static final class Provider extends NetworkSources.Provider {
 
 		public Provider() {
 			super(METADATA, TcpSource::new);

@@ -43,7 +43,7 @@ public final class ModuleFixtures {
 	public static <M extends Module> M create(ModuleProvider provider, Map<String, String> options,
 			HostAccess access) {
 		ModuleOptions resolved = provider.metadata().resolve(options);
-		provider.checkAccess(resolved, access);
+		access.check(provider, resolved);
 		Path dataDirectory = ModuleContext.defaultDataDirectory();
 		ModuleContext context = new ModuleContext("teststream", provider.metadata().name(), 0, resolved,
 				dataDirectory, cause -> { }, access);

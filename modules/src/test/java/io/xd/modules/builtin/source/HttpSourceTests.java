@@ -25,9 +25,11 @@ import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageDeliveryException;
 import org.springframework.messaging.MessageHeaders;
 
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.builtin.Modules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -59,6 +61,16 @@ class HttpSourceTests {
 			.header("Content-Type", contentType)
 			.POST(BodyPublishers.ofByteArray(body))
 			.build();
+	}
+
+	@Test
+	void listensOnLoopbackOnlyUnlessTheOperatorAllowsOtherAddresses() {
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> start(new Modules.Collecting(), Map.of("port", "0", "address", "0.0.0.0")))
+			.withMessageContaining("xd.modules.network.bind-addresses");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> start(new Modules.Collecting(), Map.of("port", "80")))
+			.withMessageContaining("option 'port'");
 	}
 
 	@Test
