@@ -13,12 +13,16 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -37,6 +41,11 @@ import java.util.stream.Collectors;
  * <b>Listening.</b> Network sources bind to a loopback address unless the operator allows others
  * ({@code xd.modules.network.bind-addresses}), to port 0 or an unprivileged port (1024 and up), never to a port of XD
  * itself (the admin's, ZooKeeper's, the management port).
+ * <p>
+ * <b>Databases.</b> Modules that use a database name a data source the operator declared
+ * ({@code xd.datasources.<name>.url}, {@code .username}, {@code .password}): the definition carries neither the URL nor
+ * the password. A literal JDBC URL is accepted only where it matches the operator's patterns
+ * ({@code xd.modules.jdbc.allowed-urls}; none by default), read the way its driver reads it (the module's job).
  * <p>
  * <b>Connecting.</b> Modules that connect to a host named in an option ({@code http-client --url}) reach only the hosts
  * the operator allows ({@code xd.modules.http-client.allowed-hosts}: names and IP literals, matched exactly; none by
@@ -64,6 +73,10 @@ public final class HostAccess {
 
 	private final Supplier<? extends Collection<Integer>> reservedPorts;
 
+	private final Map<String, DataSource> dataSources;
+
+	private final List<String> allowedJdbcUrls;
+
 	/**
 	 * @param fileRoots the folders file options may name, absolute; the first is where relative paths resolve
 	 * @param dataDirectory the server's data directory, which no root may contain
@@ -77,14 +90,35 @@ public final class HostAccess {
 		this.allowedHosts = Set.of();
 		this.bindAddresses = List.of();
 		this.reservedPorts = Set::of;
+		this.dataSources = Map.of();
+		this.allowedJdbcUrls = List.of();
 	}
 
-	private HostAccess(List<Path> fileRoots, Set<String> allowedHosts, List<String> bindAddresses,
-			Supplier<? extends Collection<Integer>> reservedPorts) {
-		this.fileRoots = fileRoots;
+	private HostAccess(HostAccess base, Set<String> allowedHosts, List<String> bindAddresses,
+			Supplier<? extends Collection<Integer>> reservedPorts, Map<String, DataSource> dataSources,
+			List<String> allowedJdbcUrls) {
+		this.fileRoots = base.fileRoots;
 		this.allowedHosts = allowedHosts;
 		this.bindAddresses = bindAddresses;
 		this.reservedPorts = reservedPorts;
+		this.dataSources = dataSources;
+		this.allowedJdbcUrls = allowedJdbcUrls;
+	}
+
+	/** The same access, with the databases the operator declared, by name. */
+	public HostAccess withDataSources(Map<String, DataSource> dataSources) {
+		return new HostAccess(this, this.allowedHosts, this.bindAddresses, this.reservedPorts,
+				Collections.unmodifiableMap(new TreeMap<>(dataSources)), this.allowedJdbcUrls);
+	}
+
+	/**
+	 * The same access, where a literal JDBC URL may name a database that one of these patterns matches: {@code *}
+	 * stands for any characters but {@code /}, {@code ?} and {@code ;}; the module matches its URL as the driver reads
+	 * it, without parameters, and checks those against its own list.
+	 */
+	public HostAccess withAllowedJdbcUrls(Collection<String> patterns) {
+		return new HostAccess(this, this.allowedHosts, this.bindAddresses, this.reservedPorts, this.dataSources,
+				patterns.stream().map(String::strip).filter(pattern -> !pattern.isEmpty()).toList());
 	}
 
 	/**
@@ -97,13 +131,15 @@ public final class HostAccess {
 			.map(host -> (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host)
 			.filter(host -> !host.isEmpty())
 			.collect(Collectors.toUnmodifiableSet());
-		return new HostAccess(this.fileRoots, allowed, this.bindAddresses, this.reservedPorts);
+		return new HostAccess(this, allowed, this.bindAddresses, this.reservedPorts, this.dataSources,
+				this.allowedJdbcUrls);
 	}
 
 	/** The same access, where network sources may also listen on these addresses ({@code 0.0.0.0}: on every one). */
 	public HostAccess withBindAddresses(Collection<String> addresses) {
 		List<String> allowed = addresses.stream().map(String::strip).filter(address -> !address.isEmpty()).toList();
-		return new HostAccess(this.fileRoots, this.allowedHosts, allowed, this.reservedPorts);
+		return new HostAccess(this, this.allowedHosts, allowed, this.reservedPorts, this.dataSources,
+				this.allowedJdbcUrls);
 	}
 
 	/**
@@ -111,7 +147,8 @@ public final class HostAccess {
 	 * are asked for at each check: a server that listens on a port picked at start knows it only then.
 	 */
 	public HostAccess withReservedPorts(Supplier<? extends Collection<Integer>> ports) {
-		return new HostAccess(this.fileRoots, this.allowedHosts, this.bindAddresses, Objects.requireNonNull(ports));
+		return new HostAccess(this, this.allowedHosts, this.bindAddresses, Objects.requireNonNull(ports),
+				this.dataSources, this.allowedJdbcUrls);
 	}
 
 	/** The defaults: one file root, the folder {@value #DEFAULT_FILE_ROOT} of the data directory. */
@@ -220,6 +257,47 @@ public final class HostAccess {
 		}
 		throw new AccessDeniedException(path.toString(), null,
 				"its real path " + real + " is not under a file root " + this.fileRoots);
+	}
+
+	/**
+	 * The data source the operator declared under {@code name}.
+	 * @param option the option that named it, for the message
+	 * @throws ModuleOptionException listing the declared names when there is none of that name
+	 */
+	public DataSource dataSource(String option, String name) {
+		DataSource found = this.dataSources.get(name);
+		if (found == null) {
+			throw refusedNetwork(option, name, "no data source of that name is declared; the operator declares them as "
+					+ "xd.datasources.<name>.url, .username, .password" + (this.dataSources.isEmpty() ? ""
+							: " (declared: " + String.join(", ", this.dataSources.keySet()) + ")"));
+		}
+		return found;
+	}
+
+	/** The names of the declared data sources. */
+	public Set<String> dataSourceNames() {
+		return this.dataSources.keySet();
+	}
+
+	/** The operator's patterns for literal JDBC URLs; empty: none is accepted. */
+	public List<String> allowedJdbcUrls() {
+		return this.allowedJdbcUrls;
+	}
+
+	/**
+	 * Whether a JDBC URL, as its driver reads it and without its parameters, matches one of the operator's patterns.
+	 */
+	public boolean isAllowedJdbcUrl(String canonicalUrl) {
+		return this.allowedJdbcUrls.stream().anyMatch(pattern -> globMatches(pattern, canonicalUrl));
+	}
+
+	private static boolean globMatches(String pattern, String text) {
+		String[] parts = pattern.split("\\*", -1);
+		StringBuilder regex = new StringBuilder(Pattern.quote(parts[0]));
+		for (int i = 1; i < parts.length; i++) {
+			regex.append("[^/?;]*").append(Pattern.quote(parts[i]));
+		}
+		return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE).matcher(text).matches();
 	}
 
 	/** The hosts connecting modules may reach, besides none. */
@@ -347,6 +425,26 @@ public final class HostAccess {
 		return new ModuleOptionException(List.of("option '" + option + "': '" + shown.replace('\0', '?')
 				+ "' is refused: " + reason + "; file options may name paths under " + this.fileRoots
 				+ " only (the operator's xd.modules.file.roots)"));
+	}
+
+	/**
+	 * A database the operator declared. Its password stays in the server's settings: it is never shown.
+	 *
+	 * @param url the JDBC URL
+	 * @param username the user, or null
+	 * @param password the password, or null
+	 */
+	public record DataSource(String url, String username, String password) {
+
+		public DataSource {
+			Objects.requireNonNull(url, "url");
+		}
+
+		@Override
+		public String toString() {
+			return "DataSource[url=" + this.url + ", username=" + this.username + ", password="
+					+ ((this.password == null) ? "none" : "******") + "]";
+		}
 	}
 
 	private static ModuleOptionException refusedNetwork(String option, String text, String reason) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -27,6 +28,9 @@ public class HostAccessProperties {
 	/** The http-client processor: which hosts it may reach. */
 	private final HttpClient httpClient = new HttpClient();
 
+	/** JDBC modules: which literal URLs definitions may give. */
+	private final Jdbc jdbc = new Jdbc();
+
 	public File getFile() {
 		return this.file;
 	}
@@ -39,17 +43,80 @@ public class HostAccessProperties {
 		return this.httpClient;
 	}
 
+	public Jdbc getJdbc() {
+		return this.jdbc;
+	}
+
 	/**
 	 * The host access these settings declare, for a server whose data directory is {@code dataDirectory} and whose own
 	 * ports are {@code reservedPorts} (asked at each check: some are picked at start).
 	 */
-	public HostAccess toHostAccess(Path dataDirectory, Supplier<? extends Collection<Integer>> reservedPorts) {
+	public HostAccess toHostAccess(Path dataDirectory, Supplier<? extends Collection<Integer>> reservedPorts,
+			Map<String, HostAccess.DataSource> dataSources) {
 		List<Path> roots = this.file.getRoots().isEmpty()
 				? List.of(dataDirectory.resolve(HostAccess.DEFAULT_FILE_ROOT))
 				: this.file.getRoots().stream().map(root -> root.toAbsolutePath().normalize()).toList();
 		return new HostAccess(roots, dataDirectory).withBindAddresses(this.network.getBindAddresses())
 			.withAllowedHosts(this.httpClient.getAllowedHosts())
-			.withReservedPorts(reservedPorts);
+			.withReservedPorts(reservedPorts)
+			.withAllowedJdbcUrls(this.jdbc.getAllowedUrls())
+			.withDataSources(dataSources);
+	}
+
+	/** Which literal JDBC URLs definitions may give (they name a declared data source otherwise). */
+	public static class Jdbc {
+
+		/**
+		 * Patterns of JDBC URLs a definition may give literally, matched against the URL as its driver reads it,
+		 * without parameters ({@code *}: any characters but / ? ;), such as jdbc:postgresql://db.internal:5432/*.
+		 * Empty: none; definitions name data sources (xd.datasources.&lt;name&gt;) instead.
+		 */
+		private List<String> allowedUrls = new ArrayList<>();
+
+		public List<String> getAllowedUrls() {
+			return this.allowedUrls;
+		}
+
+		public void setAllowedUrls(List<String> allowedUrls) {
+			this.allowedUrls = allowedUrls;
+		}
+	}
+
+	/** One database the operator declares ({@code xd.datasources.<name>}). */
+	public static class DataSourceProperties {
+
+		/** The JDBC URL. */
+		private String url;
+
+		/** The user. */
+		private String username;
+
+		/** The password; never shown. */
+		private String password;
+
+		public String getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(String url) {
+			this.url = url;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
 	}
 
 	/** Where network sources (http, tcp, syslog-udp, syslog-tcp) may listen. */

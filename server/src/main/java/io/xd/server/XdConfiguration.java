@@ -2,12 +2,16 @@ package io.xd.server;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -86,6 +90,22 @@ public class XdConfiguration {
 			}
 			connection.embeddedPort().ifPresent(ports::add);
 			return ports;
+		}, dataSources(environment));
+	}
+
+	/** The databases the operator declares as {@code xd.datasources.<name>.url}, {@code .username}, {@code .password}. */
+	private static Map<String, HostAccess.DataSource> dataSources(Environment environment) {
+		Map<String, HostAccessProperties.DataSourceProperties> declared = Binder.get(environment)
+			.bind("xd.datasources", Bindable.mapOf(String.class, HostAccessProperties.DataSourceProperties.class))
+			.orElse(Map.of());
+		Map<String, HostAccess.DataSource> dataSources = new LinkedHashMap<>();
+		declared.forEach((name, dataSource) -> {
+			if (dataSource.getUrl() == null || dataSource.getUrl().isBlank()) {
+				throw new IllegalStateException("The data source xd.datasources." + name + " has no url");
+			}
+			dataSources.put(name, new HostAccess.DataSource(dataSource.getUrl(), dataSource.getUsername(),
+					dataSource.getPassword()));
 		});
+		return dataSources;
 	}
 }

@@ -37,7 +37,7 @@ import static org.awaitility.Awaitility.await;
 class ModuleLibraryIntegrationTests {
 
 	@RegisterExtension
-	static final SingleNode node = SingleNode.perClass();
+	static final SingleNode node = SingleNode.perClass("--xd.modules.jdbc.allowed-urls=jdbc:postgresql://localhost:*/postgres");
 
 	/** Where a file sink given the relative {@code --dir=<name>} writes: under the default file root. */
 	private static Path underDefaultRoot(String name) {
@@ -114,9 +114,10 @@ class ModuleLibraryIntegrationTests {
 	void eachPostBecomesOneRowInAPostgresTable() throws Exception {
 		try (EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
 			int port = freePort();
-			String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres?user=postgres";
+			// a literal URL the operator allows (xd.modules.jdbc.allowed-urls), and a user that is no secret
+			String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
 			deployWithShell("rows", "http --port=" + port + " | jdbc --url='" + url
-					+ "' --tableName=t --columns=payload --initialize=true");
+					+ "' --username=postgres --tableName=t --columns=payload --initialize=true");
 			for (String body : List.of("one", "two", "three")) {
 				post(port, "text/plain", body);
 			}

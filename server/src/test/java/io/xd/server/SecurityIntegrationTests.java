@@ -58,6 +58,9 @@ class SecurityIntegrationTests {
 
 	private static KeyPair signingKey;
 
+	/** The password of the data source the operator declares; no answer may show it. */
+	private static final String SALES_PASSWORD = "sales-s3cret-9f1";
+
 	/** The audience the server is configured with, and its tokens carry. */
 	private static final String AUDIENCE = "xd-test";
 
@@ -89,6 +92,9 @@ class SecurityIntegrationTests {
 		});
 		args.add("--spring.security.oauth2.resourceserver.jwt.public-key-location=file:" + publicKey);
 		args.add("--xd.security.jwt.audience=" + AUDIENCE);
+		args.add("--xd.datasources.sales.url=jdbc:h2:mem:sales;DB_CLOSE_DELAY=-1");
+		args.add("--xd.datasources.sales.username=sa");
+		args.add("--xd.datasources.sales.password=" + SALES_PASSWORD);
 		node = new SingleNode(data.resolve("node"), args.toArray(String[]::new));
 	}
 
@@ -404,6 +410,36 @@ class SecurityIntegrationTests {
 		assertThat(override.body()).contains("option 'dir'");
 		try (Stream<Path> files = Files.list(outside)) {
 			assertThat(files).as("nothing written outside the roots").isEmpty();
+		}
+		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
+	}
+
+	@Test
+	void databaseOptionsNameDeclaredDataSourcesAndNeverShowTheirPasswords() {
+		Map<String, String> refused = new LinkedHashMap<>();
+		refused.put("time | jdbc --url='jdbc:h2:mem:x;INIT=RUNSCRIPT FROM \"/etc/passwd\"' --tableName=t",
+				"option 'url'");
+		refused.put("time | jdbc --url='jdbc:h2:file:" + node.dataDirectory() + "/zookeeper/db' --tableName=t",
+				"option 'url'");
+		refused.put("time | jdbc --url='jdbc:postgresql://127.0.0.1:" + URI.create(node.baseUri()).getPort()
+				+ "/x?%73ocketFactory=a.B' --tableName=t", "option 'url'");
+		refused.put("time | jdbc --dataSource=sales --password=guess --tableName=t", "option 'password'");
+		refused.put("time | jdbc --dataSource=sales --url='jdbc:h2:mem:other' --tableName=t", "dataSource");
+		refused.put("time | jdbc --dataSource=payroll --tableName=t", "declared: sales");
+		int i = 0;
+		for (String user : List.of("creator", "admin")) {
+			for (Map.Entry<String, String> definition : refused.entrySet()) {
+				Response response = as(user).createStream("d" + i++, definition.getKey(), false);
+				assertThat(response.status()).as(user + ": " + definition.getKey()).isEqualTo(400);
+				assertThat(response.body()).as(definition.getKey()).contains(definition.getValue());
+			}
+		}
+		assertThat(as("admin").createStream("sales", "time --fixedDelay=100 --timeUnit=MILLISECONDS | jdbc "
+				+ "--dataSource=sales --tableName=ticks --initialize=true", true).status()).isEqualTo(201);
+		await().atMost(Duration.ofSeconds(20)).until(() -> as("viewer").status("sales").equals("deployed"));
+		for (String path : List.of("/streams/definitions", "/streams/definitions/sales", "/runtime/modules",
+				"/streams/deployments/history/sales", "/streams/deployments/manifest/sales/1", "/actuator/prometheus")) {
+			assertThat(as("viewer").get(path).body()).as(path).doesNotContain(SALES_PASSWORD);
 		}
 		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
 	}

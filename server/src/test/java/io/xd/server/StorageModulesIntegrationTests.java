@@ -51,11 +51,17 @@ class StorageModulesIntegrationTests {
 
 	@Test
 	void timeToJdbcInsertsRowsIntoPostgres() throws IOException, SQLException {
-		try (EmbeddedPostgres postgres = EmbeddedPostgres.start(); SingleNode node = new SingleNode(this.data)) {
-			String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
-			assertThat(node.createStream("tojdbc", FAST_TIME + " | jdbc --url='" + url
-					+ "' --username=postgres --password=postgres --tableName=t --columns=payload --initialize=true", true)
+		try (EmbeddedPostgres postgres = EmbeddedPostgres.start();
+				SingleNode node = new SingleNode(this.data,
+						"--xd.datasources.orders.url=jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres",
+						"--xd.datasources.orders.username=postgres", "--xd.datasources.orders.password=pg-s3cret")) {
+			assertThat(node.createStream("tojdbc", FAST_TIME
+					+ " | jdbc --dataSource=orders --tableName=t --columns=payload --initialize=true", true)
 				.status()).isEqualTo(201);
+			AdminApi.Response refused = node.createStream("withpassword", FAST_TIME + " | jdbc --url='jdbc:postgresql://localhost:"
+					+ postgres.getPort() + "/postgres' --username=postgres --password=postgres --tableName=t", false);
+			assertThat(refused.status()).isEqualTo(400);
+			assertThat(refused.body()).contains("option 'password' is refused");
 
 			await().atMost(Duration.ofSeconds(30)).until(() -> rows(postgres) >= 3);
 			assertThat(node.delete("/streams/deployments/tojdbc").status()).isEqualTo(200);
@@ -66,9 +72,10 @@ class StorageModulesIntegrationTests {
 	@Test
 	void aSinkThatCannotStartFailsItsModuleWithTheReason() throws IOException {
 		Path notADirectory = Files.writeString(this.output.resolve("plain"), "x");
-		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + this.output)) {
+		try (SingleNode node = new SingleNode(this.data, "--xd.modules.file.roots=" + this.output,
+				"--xd.datasources.down.url=jdbc:postgresql://127.0.0.1:1/none", "--xd.datasources.down.password=pw")) {
 			node.createStream("badfile", "time | file --dir='" + notADirectory.resolve("sub") + "' --name=out", true);
-			node.createStream("baddb", "time | jdbc --url='jdbc:postgresql://127.0.0.1:1/none' --tableName=t", true);
+			node.createStream("baddb", "time | jdbc --dataSource=down --tableName=t", true);
 
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(() -> assertThat(error(node, "badfile.sink.file.1")).contains("cannot create the directory"));

@@ -26,13 +26,6 @@ final class JdbcTable {
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
-	/**
-	 * URL parameters through which a JDBC URL can make a driver load classes, run SQL or write files of the URL
-	 * writer's choosing (PostgreSQL's socket, SSL and authentication plug-ins and logger file; H2's INIT script).
-	 */
-	private static final Pattern DANGEROUS_PARAMETER = Pattern.compile(
-			"(?i).*(factory|classname|callback|hostnameverifier|loggerfile|[;&?]init=).*");
-
 	private final String url;
 
 	private final String username;
@@ -76,11 +69,13 @@ final class JdbcTable {
 		return names;
 	}
 
-	/** Whether {@code url} is a PostgreSQL or H2 JDBC URL without parameters that load code or run scripts. */
-	static boolean isSafeUrl(String url) {
+	/**
+	 * Whether {@code url} is a PostgreSQL or H2 JDBC URL; whether the operator allows it, with its parameters, is
+	 * {@link JdbcUrls#check}'s to say.
+	 */
+	static boolean isSupportedUrl(String url) {
 		String lower = url.toLowerCase(Locale.ROOT);
-		return (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:h2:")) && url.indexOf('\0') < 0
-				&& !DANGEROUS_PARAMETER.matcher(url).matches();
+		return (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:h2:")) && url.indexOf('\0') < 0;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.xd.modules.builtin.jdbc;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.builtin.file.ModuleFixtures;
 
@@ -37,13 +39,19 @@ class JdbcSinkPostgresIntegrationTests {
 		return "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
 	}
 
+	/** The operator's data sources: "pg", and "wrong" with a wrong password. */
+	private static HostAccess access() {
+		return ModuleFixtures.rootedAt(Path.of("/tmp/xd-files"))
+			.withDataSources(Map.of("pg", new HostAccess.DataSource(url(), "postgres", "postgres"), "wrong",
+					new HostAccess.DataSource(url(), "postgres", "wrong")));
+	}
+
 	private static JdbcSink sink(String table, String... more) {
-		Map<String, String> options = new HashMap<>(
-				Map.of("url", url(), "username", "postgres", "password", "postgres", "tableName", table));
+		Map<String, String> options = new HashMap<>(Map.of("dataSource", "pg", "tableName", table));
 		for (int i = 0; i < more.length; i += 2) {
 			options.put(more[i], more[i + 1]);
 		}
-		return ModuleFixtures.create(new JdbcSink.Provider(), options);
+		return ModuleFixtures.create(new JdbcSink.Provider(), options, access());
 	}
 
 	@Test
@@ -78,8 +86,11 @@ class JdbcSinkPostgresIntegrationTests {
 
 	@Test
 	void aWrongPasswordFailsTheStartWithTheReason() {
-		JdbcSink sink = sink("t", "password", "wrong");
+		JdbcSink sink = sink("t", "dataSource", "wrong");
 
-		assertThatIllegalStateException().isThrownBy(sink::start).withMessageContaining("The jdbc sink cannot use");
+		assertThatIllegalStateException().isThrownBy(sink::start)
+			.withMessageContaining("The jdbc sink cannot use data source 'wrong'")
+			.withMessageNotContaining("password=")
+			.withMessageNotContaining("wrong\"");
 	}
 }

