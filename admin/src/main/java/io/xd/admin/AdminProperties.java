@@ -77,9 +77,31 @@ public class AdminProperties {
 		/** Partitions of a topic the Kafka bus creates (minPartitionCount). */
 		private int maxPartitions = StreamLimits.DEFAULTS.maxPartitions();
 
+		/** Streams the server keeps. */
+		private int maxStreams = StreamLimits.DEFAULTS.maxStreams();
+
+		/** Versions of a stream's deployment kept in its history; older ones are removed. */
+		private int maxReleases = StreamLimits.DEFAULTS.maxReleases();
+
 		public StreamLimits toStreamLimits() {
 			return new StreamLimits(this.maxNameLength, this.maxDefinitionLength, this.maxModules, this.maxInstances,
-					this.maxConcurrency, this.maxPartitions);
+					this.maxConcurrency, this.maxPartitions, this.maxStreams, this.maxReleases);
+		}
+
+		public int getMaxStreams() {
+			return this.maxStreams;
+		}
+
+		public void setMaxStreams(int maxStreams) {
+			this.maxStreams = maxStreams;
+		}
+
+		public int getMaxReleases() {
+			return this.maxReleases;
+		}
+
+		public void setMaxReleases(int maxReleases) {
+			this.maxReleases = maxReleases;
 		}
 
 		public int getMaxNameLength() {

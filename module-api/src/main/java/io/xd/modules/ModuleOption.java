@@ -30,6 +30,9 @@ public final class ModuleOption<T> {
 
 	private static final Set<String> BUILT_IN_TYPES = Set.of("int", "long", "boolean", "String", "duration");
 
+	/** What a secret option's value is shown as. */
+	public static final String MASK = "******";
+
 	private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
 	private final String name;
@@ -48,8 +51,10 @@ public final class ModuleOption<T> {
 
 	private final String ruleDescription;
 
+	private final boolean secret;
+
 	private ModuleOption(String name, String typeName, Class<T> javaType, Function<String, T> parser, T defaultValue,
-			String description, Predicate<T> rule, String ruleDescription) {
+			String description, Predicate<T> rule, String ruleDescription, boolean secret) {
 		this.name = Objects.requireNonNull(name, "name");
 		this.typeName = typeName;
 		this.javaType = javaType;
@@ -58,26 +63,27 @@ public final class ModuleOption<T> {
 		this.description = description;
 		this.rule = rule;
 		this.ruleDescription = ruleDescription;
+		this.secret = secret;
 	}
 
 	/** An option whose value is a 32-bit integer. */
 	public static ModuleOption<Integer> ofInt(String name) {
-		return new ModuleOption<>(name, "int", Integer.class, Integer::valueOf, null, "", null, null);
+		return new ModuleOption<>(name, "int", Integer.class, Integer::valueOf, null, "", null, null, false);
 	}
 
 	/** An option whose value is a 64-bit integer. */
 	public static ModuleOption<Long> ofLong(String name) {
-		return new ModuleOption<>(name, "long", Long.class, Long::valueOf, null, "", null, null);
+		return new ModuleOption<>(name, "long", Long.class, Long::valueOf, null, "", null, null, false);
 	}
 
 	/** An option whose value is {@code true} or {@code false} (any case); anything else is rejected. */
 	public static ModuleOption<Boolean> ofBoolean(String name) {
-		return new ModuleOption<>(name, "boolean", Boolean.class, ModuleOption::parseBoolean, null, "", null, null);
+		return new ModuleOption<>(name, "boolean", Boolean.class, ModuleOption::parseBoolean, null, "", null, null, false);
 	}
 
 	/** An option whose value is any text. */
 	public static ModuleOption<String> ofString(String name) {
-		return new ModuleOption<>(name, "String", String.class, Function.identity(), null, "", null, null);
+		return new ModuleOption<>(name, "String", String.class, Function.identity(), null, "", null, null, false);
 	}
 
 	/**
@@ -86,7 +92,7 @@ public final class ModuleOption<T> {
 	 * without a unit is rejected rather than guessed. The type shown to users is {@code duration}.
 	 */
 	public static ModuleOption<Duration> ofDuration(String name) {
-		return new ModuleOption<>(name, "duration", Duration.class, ModuleOption::parseDuration, null, "", null, null);
+		return new ModuleOption<>(name, "duration", Duration.class, ModuleOption::parseDuration, null, "", null, null, false);
 	}
 
 	/**
@@ -99,7 +105,7 @@ public final class ModuleOption<T> {
 			.filter(choice -> choice.equalsIgnoreCase(text))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("expected one of " + String.join(", ", allowed)));
-		return new ModuleOption<>(name, String.join("|", allowed), String.class, parser, null, "", null, null);
+		return new ModuleOption<>(name, String.join("|", allowed), String.class, parser, null, "", null, null, false);
 	}
 
 	/**
@@ -110,7 +116,7 @@ public final class ModuleOption<T> {
 	 */
 	public static ModuleOption<SafeExpression> ofExpression(String name) {
 		return new ModuleOption<>(name, "expression", SafeExpression.class, SafeExpression::parse, null, "", null,
-				null);
+				null, false);
 	}
 
 	/**
@@ -120,19 +126,19 @@ public final class ModuleOption<T> {
 	 */
 	public static <T> ModuleOption<T> ofType(String name, String typeName, Class<T> javaType,
 			Function<String, T> parser) {
-		return new ModuleOption<>(name, typeName, javaType, parser, null, "", null, null);
+		return new ModuleOption<>(name, typeName, javaType, parser, null, "", null, null, false);
 	}
 
 	/** This option with the given default value, used when the user gives none. */
 	public ModuleOption<T> withDefault(T value) {
 		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, value, this.description,
-				this.rule, this.ruleDescription);
+				this.rule, this.ruleDescription, this.secret);
 	}
 
 	/** This option with the given one-sentence description, shown by {@code module info}. */
 	public ModuleOption<T> withDescription(String text) {
 		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, this.defaultValue, text,
-				this.rule, this.ruleDescription);
+				this.rule, this.ruleDescription, this.secret);
 	}
 
 	/**
@@ -143,7 +149,22 @@ public final class ModuleOption<T> {
 		Predicate<T> combined = (this.rule == null) ? check : this.rule.and(check);
 		String text = (this.ruleDescription == null) ? requirement : this.ruleDescription + " and " + requirement;
 		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, this.defaultValue,
-				this.description, combined, text);
+				this.description, combined, text, this.secret);
+	}
+
+	/**
+	 * This option, marked secret: its value (a password, a token, a key) is shown masked ({@value #MASK}) wherever
+	 * XD shows a definition, a manifest, a history, runtime modules or an audit record, to every user; the module
+	 * still gets the real value. An option named {@code password} is secret without being marked.
+	 */
+	public ModuleOption<T> withSecret() {
+		return new ModuleOption<>(this.name, this.typeName, this.javaType, this.parser, this.defaultValue,
+				this.description, this.rule, this.ruleDescription, true);
+	}
+
+	/** Whether the option's value is a secret, shown masked: marked with {@link #withSecret()}, or named password. */
+	public boolean isSecret() {
+		return this.secret || this.name.equalsIgnoreCase("password");
 	}
 
 	/** This numeric option with a lower bound, inclusive. */

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
+import io.xd.modules.internal.TestJars;
 import io.xd.server.AdminApi.Response;
 import io.xd.server.security.LocalAdministrator;
 import io.xd.server.security.Role;
@@ -442,6 +443,31 @@ class SecurityIntegrationTests {
 			assertThat(as("viewer").get(path).body()).as(path).doesNotContain(SALES_PASSWORD);
 		}
 		assertThat(as("admin").delete("/streams/definitions").status()).isEqualTo(200);
+	}
+
+	@Test
+	void secretOptionsAreShownMaskedToEveryoneAndTheModuleGetsTheRealValue() throws IOException {
+		Path jar = TestJars.secretKeeper().writeTo(data.resolve("keeper.jar"));
+		assertThat(as("manager").send(HttpRequest.newBuilder(URI.create(node.baseUri() + "/modules/processor/keeper"))
+			.header("Content-Type", "application/octet-stream")
+			.POST(HttpRequest.BodyPublishers.ofFile(jar))).status()).isEqualTo(201);
+		String key = "k3y-s3cret-" + System.nanoTime();
+		assertThat(as("creator").createStream("keeping", "time --fixedDelay=100 --timeUnit=MILLISECONDS | keeper "
+				+ "--apiKey='" + key + "' --region=us | log", false).status()).isEqualTo(201);
+		assertThat(as("deployer").postForm("/streams/deployments/keeping", Map.of()).status()).isEqualTo(201);
+		await().atMost(Duration.ofSeconds(20)).until(() -> as("viewer").status("keeping").equals("deployed"));
+
+		for (String user : List.of("viewer", "admin")) {
+			for (String path : List.of("/streams/definitions", "/streams/definitions/keeping", "/runtime/modules",
+					"/streams/deployments/history/keeping", "/streams/deployments/manifest/keeping/1")) {
+				String body = as(user).get(path).body();
+				assertThat(body).as(user + " " + path).doesNotContain(key).contains("******");
+			}
+		}
+		assertThat(as("viewer").get("/streams/definitions/keeping").json().get("definition").asString())
+			.contains("--apiKey=****** --region=us");
+		assertThat(as("admin").delete("/streams/definitions/keeping").status()).isEqualTo(200);
+		assertThat(as("admin").delete("/modules/processor/keeper").status()).isEqualTo(200);
 	}
 
 	@Test

@@ -135,6 +135,14 @@ public final class ClusterStore {
 		return releases;
 	}
 
+	/** Removes the oldest versions of a stream's deployment beyond the newest {@code keep}. */
+	public void pruneReleases(String stream, int keep) {
+		List<StreamRelease> releases = releases(stream);
+		for (StreamRelease old : releases.subList(0, Math.max(0, releases.size() - Math.max(1, keep)))) {
+			delete(ClusterPaths.release(stream, old.version()));
+		}
+	}
+
 	public void deleteReleases(String stream) {
 		delete(ClusterPaths.history(stream));
 	}

@@ -1,5 +1,7 @@
 package io.xd.admin.dsl;
 
+import java.util.List;
+
 /**
  * Parses stream definitions such as {@code ticktock = time --fixedDelay=5 | log}.
  * <p>
@@ -51,6 +53,30 @@ public final class StreamParser {
 			throw new DslException(DslErrorCode.EMPTY_DEFINITION, "", 0, "null");
 		}
 		return new DefinitionParser(definition).parse();
+	}
+
+	/**
+	 * Where the value of every option is written in a definition, so that a value may be shown masked.
+	 * @throws DslException as {@link #parse(String)}
+	 */
+	public List<OptionValue> optionValues(String definition) {
+		if (definition == null) {
+			throw new DslException(DslErrorCode.EMPTY_DEFINITION, "", 0, "null");
+		}
+		DefinitionParser parser = new DefinitionParser(definition);
+		parser.parse();
+		return parser.optionValues();
+	}
+
+	/**
+	 * The written value of one option.
+	 *
+	 * @param moduleIndex the index of its module in the parsed stream ({@link StreamModule#index()})
+	 * @param option the option's name
+	 * @param start the offset of the value's first character in the definition, quotes included
+	 * @param end the offset just after its last
+	 */
+	public record OptionValue(int moduleIndex, String option, int start, int end) {
 	}
 
 	/**

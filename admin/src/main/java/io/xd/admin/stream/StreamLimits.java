@@ -13,12 +13,17 @@ import java.util.Map;
  * @param maxInstances instances of one module ({@code module.<label>.count})
  * @param maxConcurrency consumer threads of one module instance ({@code consumer.concurrency})
  * @param maxPartitions partitions of a topic the bus creates ({@code minPartitionCount})
+ * @param maxStreams streams the server keeps
+ * @param maxReleases versions of a stream's deployment kept in its history (older ones are removed)
  */
 public record StreamLimits(int maxNameLength, int maxDefinitionLength, int maxModules, int maxInstances,
-		int maxConcurrency, int maxPartitions) {
+		int maxConcurrency, int maxPartitions, int maxStreams, int maxReleases) {
 
-	/** The defaults: names of 100 characters, definitions of 8 192, 50 modules, 100 instances, 64 threads, 1 024. */
-	public static final StreamLimits DEFAULTS = new StreamLimits(100, 8192, 50, 100, 64, 1024);
+	/**
+	 * The defaults: names of 100 characters, definitions of 8 192, 50 modules, 100 instances, 64 threads, 1 024
+	 * partitions, 1 000 streams, 100 versions of history.
+	 */
+	public static final StreamLimits DEFAULTS = new StreamLimits(100, 8192, 50, 100, 64, 1024, 1000, 100);
 
 	/** @throws IllegalArgumentException when the name or definition text is longer than allowed */
 	void checkText(String name, String definition) {

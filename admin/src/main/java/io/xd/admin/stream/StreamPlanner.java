@@ -33,6 +33,8 @@ public final class StreamPlanner {
 
 	private final HostAccess hostAccess;
 
+	private final SecretMasker secrets;
+
 	/** A planner that checks what definitions reach on the host against the default host access. */
 	public StreamPlanner(ModuleRegistry registry) {
 		this(registry, HostAccess.defaults(ModuleContext.defaultDataDirectory()));
@@ -42,6 +44,12 @@ public final class StreamPlanner {
 	public StreamPlanner(ModuleRegistry registry, HostAccess hostAccess) {
 		this.registry = registry;
 		this.hostAccess = hostAccess;
+		this.secrets = new SecretMasker(registry);
+	}
+
+	/** Masks the values of secret options in what the admin answers, with this planner's modules. */
+	public SecretMasker secrets() {
+		return this.secrets;
 	}
 
 	/**

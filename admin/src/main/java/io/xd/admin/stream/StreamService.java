@@ -73,6 +73,10 @@ public final class StreamService {
 					"A stream name is required: pass 'name', or start the definition with 'name ='");
 		}
 		checkName(streamName);
+		if (this.store.streams().size() >= this.limits.maxStreams()) {
+			throw AdminException.badRequest("StreamLimitException", "This server keeps at most "
+					+ this.limits.maxStreams() + " streams (xd.admin.limits.maxStreams); destroy one first");
+		}
 		StreamPlan plan = this.planner.plan(streamName, definition, this::definitionOf);
 		try {
 			this.limits.checkModules(plan.definition().modules().size());
@@ -153,6 +157,10 @@ public final class StreamService {
 		return apply(name, DeploymentProperties.of(release.properties()), "rollback to " + version);
 	}
 
+	private SecretMasker secrets() {
+		return this.planner.secrets();
+	}
+
 	/** Every version of the stream's deployment, newest first, the current one with the stream's state. */
 	public List<ReleaseInfo> history(String name) {
 		StreamRecord stream = find(name);
@@ -165,7 +173,8 @@ public final class StreamService {
 			StreamRelease release = releases.get(i);
 			history.add(new ReleaseInfo(release.version(), (i == releases.size() - 1) ? current : "superseded",
 					java.time.Instant.ofEpochMilli(release.time()).toString(), release.description(),
-					release.definition(), release.properties()));
+					secrets().definition(release.definition()),
+					secrets().properties(release.definition(), release.properties())));
 		}
 		return history;
 	}
@@ -177,10 +186,11 @@ public final class StreamService {
 		StreamPlan plan = this.planner.plan(stream.name(), release.definition(), this::definitionOf);
 		List<Manifest.Module> modules = plan.deployments(DeploymentProperties.of(release.properties()))
 			.stream()
-			.map(module -> new Manifest.Module(module.label(), module.name(), module.type(), module.options(),
-					module.properties().asMap()))
+			.map(module -> new Manifest.Module(module.label(), module.name(), module.type(),
+					secrets().options(module.type(), module.name(), module.options()), module.properties().asMap()))
 			.toList();
-		return new Manifest(stream.name(), release.version(), release.definition(), release.properties(), modules);
+		return new Manifest(stream.name(), release.version(), secrets().definition(release.definition()),
+				secrets().properties(release.definition(), release.properties()), modules);
 	}
 
 	/** The stream's current deployment request; 409 when it is not deployed. */
@@ -239,6 +249,7 @@ public final class StreamService {
 		}
 		this.store.addRelease(stream.name(), stream.definition(), request.properties(),
 				(outcome == Outcome.UPDATED && description.equals("deploy")) ? "update" : description);
+		this.store.pruneReleases(stream.name(), this.limits.maxReleases());
 		this.onDeploymentChange.run();
 		return outcome;
 	}
@@ -284,7 +295,7 @@ public final class StreamService {
 	}
 
 	private StreamInfo describe(StreamRecord stream, ClusterView view) {
-		return new StreamInfo(stream.name(), stream.definition(), status(stream, view).label());
+		return new StreamInfo(stream.name(), secrets().definition(stream.definition()), status(stream, view).label());
 	}
 
 	private DeploymentState status(StreamRecord stream, ClusterView view) {

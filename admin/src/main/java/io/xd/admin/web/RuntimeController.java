@@ -10,6 +10,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.cluster.ClusterStore;
+import io.xd.admin.stream.SecretMasker;
+import io.xd.admin.stream.StreamPlanner;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentState;
 import io.xd.core.cluster.ModuleDeployment;
@@ -25,7 +27,10 @@ public class RuntimeController {
 
 	private final ClusterStore store;
 
-	public RuntimeController(ClusterStore store) {
+	private final SecretMasker secrets;
+
+	public RuntimeController(ClusterStore store, StreamPlanner planner) {
+		this.secrets = planner.secrets();
 		this.store = store;
 	}
 
@@ -67,7 +72,8 @@ public class RuntimeController {
 				ModuleStatus status = runtime.getOrDefault(container, Map.of()).get(id);
 				DeploymentState state = (status == null) ? DeploymentState.DEPLOYING : status.state();
 				modules.add(new ModuleInfo(id, module.name(), module.stream(), module.type(), container,
-						module.options(), module.properties().asMap(), state.label(),
+						this.secrets.options(module.type(), module.name(), module.options()), module.properties().asMap(),
+						state.label(),
 						(status == null) ? null : status.error(), (status == null) ? null : status.messageRate(),
 						(status == null) ? null : java.time.Instant.ofEpochMilli(status.since()).toString()));
 			});

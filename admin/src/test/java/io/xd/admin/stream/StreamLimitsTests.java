@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 class StreamLimitsTests {
 
-	private final StreamLimits limits = new StreamLimits(10, 40, 3, 5, 4, 16);
+	private final StreamLimits limits = new StreamLimits(10, 40, 3, 5, 4, 16, 2, 3);
 
 	@Test
 	void refusesNamesAndDefinitionsBeyondTheirLengthNamingTheSetting() {

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -23,8 +24,17 @@ final class ContentionDatabase {
 		this.postgres = postgres;
 	}
 
-	String url() {
-		return "jdbc:postgresql://127.0.0.1:" + this.postgres.getPort() + "/postgres";
+	private static String url(EmbeddedPostgres postgres) {
+		return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+	}
+
+	/** The data source the streams name ({@code jdbc --dataSource}), declared to the server at its start. */
+	static final String DATA_SOURCE = "contention";
+
+	/** The server arguments that declare {@link #DATA_SOURCE} for this database. */
+	static List<String> dataSource(EmbeddedPostgres postgres) {
+		String prefix = "--xd.datasources." + DATA_SOURCE + ".";
+		return List.of(prefix + "url=" + url(postgres), prefix + "username=postgres", prefix + "password=postgres");
 	}
 
 	/** The durability settings in force, for the notes. */

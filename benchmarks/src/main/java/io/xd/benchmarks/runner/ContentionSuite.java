@@ -83,7 +83,8 @@ final class ContentionSuite {
 				+ brokerPid().map(pid -> "pid " + pid).orElse("not found"));
 		try (EmbeddedPostgres postgres = startPostgres(pgData);
 				Singlenode singlenode = Singlenode.start(this.bench, this.work, "contention", Bench.serverJavaOptions(),
-						Suites.KAFKA);
+						Stream.concat(Stream.of(Suites.KAFKA), ContentionDatabase.dataSource(postgres).stream())
+							.toArray(String[]::new));
 				KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
 			Map<String, List<Long>> groups = new LinkedHashMap<>();
 			groups.put(BROKER, brokerPid().stream().toList());
@@ -137,8 +138,8 @@ final class ContentionSuite {
 		if (database != null) {
 			database.createTable(table);
 			singlenode.createStream(tap, "tap:stream:" + processing + ".filter > transform --expression=\""
-					+ rowExpression() + "\" | jdbc --url='" + database.url()
-					+ "' --username=postgres --password=postgres --tableName=" + table + " --columns=payload "
+					+ rowExpression() + "\" | jdbc --dataSource=" + ContentionDatabase.DATA_SOURCE + " --tableName=" + table
+					+ " --columns=payload "
 					+ JDBC_BATCH);
 			singlenode.deployStream(tap, "");
 		}

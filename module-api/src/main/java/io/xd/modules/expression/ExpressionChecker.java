@@ -10,6 +10,7 @@ import org.springframework.expression.spel.ast.FunctionReference;
 import org.springframework.expression.spel.ast.MethodReference;
 import org.springframework.expression.spel.ast.OpDec;
 import org.springframework.expression.spel.ast.OpInc;
+import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.OperatorMatches;
 import org.springframework.expression.spel.ast.TypeReference;
 import org.springframework.expression.spel.ast.VariableReference;
@@ -28,16 +29,44 @@ final class ExpressionChecker {
 	private static final Set<String> REGEX_METHODS = Set.of("matches", "replaceAll", "replaceFirst",
 			"splitWithDelimiters");
 
+	/**
+	 * The most operations that may build text in one expression ({@code +}, {@code concat}, {@code replace}): with no
+	 * variables to reuse a result, text built by {@code +} and {@code concat} is at most one more than this many times
+	 * the largest value read, and each {@code replace} adds at most {@link #MAX_REPLACE_GROWTH} characters.
+	 */
+	static final int MAX_TEXT_OPERATIONS = 64;
+
+	/** The most characters one {@code replace} may add to the text it works on. */
+	static final int MAX_REPLACE_GROWTH = 1 << 20;
+
 	private ExpressionChecker() {
 	}
 
 	static void check(SpelNode node) {
+		checkNodes(node);
+		int operations = textOperations(node);
+		if (operations > MAX_TEXT_OPERATIONS) {
+			throw new IllegalArgumentException("an expression may build text with at most " + MAX_TEXT_OPERATIONS
+					+ " operations (+, concat, replace), this one has " + operations);
+		}
+	}
+
+	private static int textOperations(SpelNode node) {
+		int count = (node instanceof OpPlus || (node instanceof MethodReference method
+				&& (method.getName().equals("concat") || method.getName().equals("replace")))) ? 1 : 0;
+		for (int i = 0; i < node.getChildCount(); i++) {
+			count += textOperations(node.getChild(i));
+		}
+		return count;
+	}
+
+	private static void checkNodes(SpelNode node) {
 		String problem = problem(node);
 		if (problem != null) {
 			throw new IllegalArgumentException(problem);
 		}
 		for (int i = 0; i < node.getChildCount(); i++) {
-			check(node.getChild(i));
+			checkNodes(node.getChild(i));
 		}
 	}
 

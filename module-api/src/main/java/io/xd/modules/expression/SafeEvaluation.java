@@ -208,12 +208,38 @@ final class SafeEvaluation {
 
 	/**
 	 * Resolves only allowlisted methods, through SpEL's reflective resolver (whose executors compile); {@code split}
-	 * on a String splits on its argument as literal text.
+	 * on a String splits on its argument as literal text, and {@code replace} is refused when it would grow the text by
+	 * more than its cap.
 	 */
 	static final class AllowlistMethodResolver implements MethodResolver {
 
+		/** How many times {@code part} occurs in {@code text}; an empty part occurs between every character. */
+		static int occurrences(String text, String part) {
+			if (part.isEmpty()) {
+				return text.length() + 1;
+			}
+			int count = 0;
+			for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+				count++;
+			}
+			return count;
+		}
+
 		private static final MethodExecutor LITERAL_SPLIT = (context, target, arguments) -> new TypedValue(
 				((String) target).split(Pattern.quote(String.valueOf(arguments[0]))));
+
+		/** {@code replace} of text, refused before it runs when it would add more than its cap. */
+		private static final MethodExecutor BOUNDED_REPLACE = (context, target, arguments) -> {
+			String text = (String) target;
+			String from = String.valueOf(arguments[0]);
+			String to = String.valueOf(arguments[1]);
+			long growth = (long) occurrences(text, from) * (to.length() - from.length());
+			if (growth > ExpressionChecker.MAX_REPLACE_GROWTH) {
+				throw new AccessException("replace would add " + growth + " characters to the text, more than "
+						+ ExpressionChecker.MAX_REPLACE_GROWTH);
+			}
+			return new TypedValue(text.replace(from, to));
+		};
 
 		private final ReflectiveMethodResolver reflective = new ReflectiveMethodResolver();
 
@@ -225,6 +251,9 @@ final class SafeEvaluation {
 			}
 			if (target instanceof String && name.equals("split")) {
 				return (argumentTypes.size() == 1) ? LITERAL_SPLIT : null;
+			}
+			if (target instanceof String && name.equals("replace")) {
+				return (argumentTypes.size() == 2) ? BOUNDED_REPLACE : null;
 			}
 			return this.reflective.resolve(context, target, name, argumentTypes);
 		}

@@ -112,6 +112,26 @@ class SafeExpressionTests {
 	}
 
 	@Test
+	void boundsTheTextAnExpressionBuilds() {
+		String tooMany = "payload" + " + payload".repeat(65);
+		assertThatIllegalArgumentException().isThrownBy(() -> SafeExpression.parse(tooMany))
+			.withMessageContaining("at most 64 operations (+, concat, replace), this one has 65");
+		String chained = "payload" + ".concat(payload)".repeat(33) + ".replace('a', 'b')".repeat(32);
+		assertThatIllegalArgumentException().isThrownBy(() -> SafeExpression.parse(chained))
+			.withMessageContaining("this one has 65");
+		assertThat(SafeExpression.parse("payload" + " + payload".repeat(64)).evaluate(message("ab")))
+			.isEqualTo("ab".repeat(65));
+
+		SafeExpression growing = SafeExpression.parse("payload.replace('', payload).replace('', payload)");
+		String kilobyte = "x".repeat(1024);
+		assertThatExceptionOfType(MessageHandlingException.class)
+			.isThrownBy(() -> growing.evaluate(message(kilobyte)))
+			.withMessageContaining("replace would add");
+		assertThat(SafeExpression.parse("payload.replace('a', 'bb')").evaluate(message("aXa"))).isEqualTo("bbXbb");
+		assertThat(SafeExpression.parse("payload.replace(',', ';')").evaluate(message("a,b"))).isEqualTo("a;b");
+	}
+
+	@Test
 	void splitsOnLiteralText() {
 		SafeExpression expression = SafeExpression.parse("payload.split('a+')");
 		assertThat((String[]) expression.evaluate(message("xa+yaaz"))).containsExactly("x", "yaaz");

@@ -103,11 +103,19 @@ public final class TestJars {
 			}
 			""";
 
+	/** The provider class of {@link #secretKeeper()}. */
+	public static final String KEEPER_PROVIDER = "com.example.keeper.KeeperProvider";
+
 	/** The provider class of {@link #classProbe()}. */
 	public static final String PROBE_PROVIDER = "com.example.probe.ProbeProvider";
 
-	private static final String PROBE = """
-			package com.example.probe;
+	/**
+	 * A processor module in package {@code com.example.@NAME@}, provider {@code @PROVIDER@}: its metadata
+	 * declarations, then what {@code create} computes before the processor, then the processor's handling, which
+	 * sends {@code result}.
+	 */
+	private static final String PROCESSOR = """
+			package com.example.@NAME@;
 
 			import java.util.List;
 
@@ -118,14 +126,14 @@ public final class TestJars {
 			import io.xd.modules.Module;
 			import io.xd.modules.ModuleContext;
 			import io.xd.modules.ModuleMetadata;
+			import io.xd.modules.ModuleOption;
 			import io.xd.modules.ModuleProvider;
 			import io.xd.modules.ModuleType;
 			import io.xd.modules.Processor;
 
-			public final class ProbeProvider implements ModuleProvider {
+			public final class @PROVIDER@ implements ModuleProvider {
 
-				static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.PROCESSOR, "probe",
-						"Loads the class each payload names, as module code would, and says what happened", List.of());
+				@DECLARATIONS@
 
 				@Override
 				public ModuleMetadata metadata() {
@@ -134,6 +142,7 @@ public final class TestJars {
 
 				@Override
 				public Module create(ModuleContext context) {
+					@BEFORE@
 					return new Processor() {
 
 						private MessageChannel output;
@@ -146,12 +155,7 @@ public final class TestJars {
 						@Override
 						public void handleMessage(Message<?> message) {
 							String result;
-							try {
-								result = "loaded " + Class.forName((String) message.getPayload()).getName();
-							}
-							catch (ClassNotFoundException | LinkageError ex) {
-								result = ex.getClass().getSimpleName();
-							}
+							@HANDLING@
 							this.output.send(new GenericMessage<>(result));
 						}
 					};
@@ -214,9 +218,44 @@ public final class TestJars {
 	 * module would, and sends {@code loaded <name>} or the simple name of the exception ({@code ClassNotFoundException}).
 	 */
 	public static TestJars classProbe() {
+		return processor(PROBE_PROVIDER, """
+				static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.PROCESSOR, "probe",
+						"Loads the class each payload names, as module code would, and says what happened", List.of());
+				""", "", """
+				try {
+					result = "loaded " + Class.forName((String) message.getPayload()).getName();
+				}
+				catch (ClassNotFoundException | LinkageError ex) {
+					result = ex.getClass().getSimpleName();
+				}
+				""");
+	}
+
+	/**
+	 * A processor with a secret option, {@code apiKey} (and a plain one, {@code region}), that sends on the length of
+	 * the key it was given: the module gets the real value, whatever XD shows.
+	 */
+	public static TestJars secretKeeper() {
+		return processor(KEEPER_PROVIDER, """
+				static final ModuleOption<String> API_KEY = ModuleOption.ofString("apiKey").withSecret();
+
+				static final ModuleOption<String> REGION = ModuleOption.ofString("region").withDefault("eu");
+
+				static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.PROCESSOR, "keeper",
+						"Sends on the length of its key", List.of(API_KEY, REGION));
+				""", "String key = context.options().get(API_KEY);",
+				"result = \"key length \" + ((key == null) ? 0 : key.length());");
+	}
+
+	private static TestJars processor(String provider, String declarations, String before, String handling) {
+		int dot = provider.lastIndexOf('.');
 		TestJars jar = new TestJars();
-		jar.sources.put(PROBE_PROVIDER, PROBE);
-		jar.resources.put(ModuleJar.SERVICE_FILE, (PROBE_PROVIDER + "\n").getBytes(StandardCharsets.UTF_8));
+		jar.sources.put(provider, PROCESSOR.replace("@NAME@", provider.substring("com.example.".length(), dot))
+			.replace("@PROVIDER@", provider.substring(dot + 1))
+			.replace("@DECLARATIONS@", declarations)
+			.replace("@BEFORE@", before)
+			.replace("@HANDLING@", handling));
+		jar.resources.put(ModuleJar.SERVICE_FILE, (provider + "\n").getBytes(StandardCharsets.UTF_8));
 		return jar;
 	}
 

@@ -46,6 +46,7 @@ public final class AggregatorProcessor implements Processor {
 	static final ModuleOption<Integer> COUNT = ModuleOption.ofInt("count")
 		.withDefault(50)
 		.withMin(1)
+		.withMax(100_000)
 		.withDescription("the number of messages that completes a group");
 
 	static final ModuleOption<Long> TIMEOUT = ModuleOption.ofLong("timeout")

@@ -1,11 +1,13 @@
 package io.xd.modules.builtin.processor;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.StringTokenizer;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.MessageHandlingException;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.messaging.support.GenericMessage;
 
@@ -21,9 +23,13 @@ import io.xd.modules.expression.SafeExpression;
  * The {@code splitter} processor: evaluates {@code expression} and sends one message per element when the value is a
  * collection (any {@link Iterable}) or an object array, and the value itself otherwise; {@code null} elements and a
  * {@code null} value send nothing. With {@code delimiters}, the value (text, or UTF-8 bytes) is instead split on any
- * of those characters, taken literally, empty pieces dropped. Every message keeps the headers of the input.
+ * of those characters, taken literally, empty pieces dropped. Every message keeps the headers of the input. A message
+ * that would give more than {@value #MAX_PARTS} messages fails whole (to the error path), before any is sent.
  */
 public final class SplitterProcessor implements Processor {
+
+	/** The most messages one message is split into. */
+	public static final int MAX_PARTS = 100_000;
 
 	static final ModuleOption<SafeExpression> EXPRESSION = ModuleOption.ofExpression("expression")
 		.withDefault(SafeExpression.parse("payload"))
@@ -59,30 +65,42 @@ public final class SplitterProcessor implements Processor {
 		if (value == null) {
 			return;
 		}
+		List<Object> parts = new ArrayList<>();
 		if (this.delimiters != null) {
 			String text = (value instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : value.toString();
 			StringTokenizer pieces = new StringTokenizer(text, this.delimiters);
 			while (pieces.hasMoreTokens()) {
-				this.output.send(new GenericMessage<>(pieces.nextToken(), headers));
+				add(parts, pieces.nextToken(), message);
 			}
 		}
 		else if (value instanceof Iterable<?> elements) {
-			elements.forEach(element -> send(element, headers));
+			for (Object element : elements) {
+				add(parts, element, message);
+			}
 		}
 		else if (value instanceof Object[] elements) {
 			for (Object element : elements) {
-				send(element, headers);
+				add(parts, element, message);
 			}
 		}
 		else {
-			send(value, headers);
+			add(parts, value, message);
+		}
+		// counted before any is sent: a message split beyond the cap goes whole to the error path
+		for (Object part : parts) {
+			this.output.send(new GenericMessage<>(part, headers));
 		}
 	}
 
-	private void send(Object element, MessageHeaders headers) {
-		if (element != null) {
-			this.output.send(new GenericMessage<>(element, headers));
+	private static void add(List<Object> parts, Object part, Message<?> message) {
+		if (part == null) {
+			return;
 		}
+		if (parts.size() == MAX_PARTS) {
+			throw new MessageHandlingException(message, "The splitter makes at most " + MAX_PARTS
+					+ " messages of one message; this one has more");
+		}
+		parts.add(part);
 	}
 
 	/** Declares and creates the {@code splitter} processor. */

@@ -59,6 +59,7 @@ public final class HttpSource implements Source {
 	static final ModuleOption<Integer> MAX_CONTENT_LENGTH = ModuleOption.ofInt("maxContentLength")
 		.withDefault(1048576)
 		.withMin(0)
+		.withMax(64 * 1024 * 1024)
 		.withDescription("the largest request body accepted, in bytes; larger ones are answered 413");
 
 	static final ModuleOption<String> ALLOWED_ORIGINS = ModuleOption.ofString("allowedOrigins")

@@ -40,6 +40,7 @@ public final class TcpSource implements Source {
 	static final ModuleOption<Integer> BUFFER_SIZE = ModuleOption.ofInt("bufferSize")
 		.withDefault(2048)
 		.withMin(1)
+		.withMax(16 * 1024 * 1024)
 		.withDescription("the largest frame accepted, in bytes; a larger one is an error that closes its connection");
 
 	static final ModuleOption<Integer> SOCKET_TIMEOUT = ModuleOption.ofInt("socketTimeout")

@@ -107,6 +107,18 @@ class ExpressionProcessorsTests {
 	}
 
 	@Test
+	void splitterFailsAMessageThatWouldGiveMoreMessagesThanItsCapAndSendsNoneOfThem() {
+		ModuleTestDriver splitter = ModuleTestDriver.of(new SplitterProcessor.Provider(), Map.of("delimiters", ","));
+
+		assertThatExceptionOfType(MessageHandlingException.class)
+			.isThrownBy(() -> splitter.send(",x".repeat(SplitterProcessor.MAX_PARTS + 1)))
+			.withMessageContaining("at most " + SplitterProcessor.MAX_PARTS);
+		assertThat(splitter.receivedPayloads()).isEmpty();
+		splitter.send(",x".repeat(SplitterProcessor.MAX_PARTS));
+		assertThat(splitter.receivedPayloads()).hasSize(SplitterProcessor.MAX_PARTS);
+	}
+
+	@Test
 	void splitterSplitsTextOnLiteralDelimiters() {
 		ModuleTestDriver splitter = ModuleTestDriver.of(new SplitterProcessor.Provider(),
 				Map.of("delimiters", ",.*"));
