@@ -9,6 +9,7 @@ import java.util.TreeSet;
 
 import io.xd.core.BindingKeys;
 import io.xd.core.cluster.ModuleDeploymentProperties;
+import io.xd.modules.expression.SafeExpression;
 
 /**
  * Deployment properties of a stream: {@code module.<label>.<key>=<value>} pairs, where {@code module.*.} applies to
@@ -23,6 +24,9 @@ import io.xd.core.cluster.ModuleDeploymentProperties;
 public final class DeploymentProperties {
 
 	private static final String PREFIX = "module.";
+
+	/** The producer property whose value is an expression evaluated on every message. */
+	private static final String PARTITION_KEY_EXPRESSION = "partitionKeyExpression";
 
 	/** What option overrides start with. */
 	public static final String APP_PREFIX = "app.";
@@ -117,6 +121,10 @@ public final class DeploymentProperties {
 				try {
 					bindingKeys.requireSupported("the " + bindingKeys.transport() + " transport", side,
 							List.of(bindingKey));
+					if (bindingKey.equals(PARTITION_KEY_EXPRESSION)) {
+						// the bus evaluates it with the safe evaluator of module expressions: refused here already
+						SafeExpression.parse(value);
+					}
 				}
 				catch (IllegalArgumentException ex) {
 					problems.add("'" + key + "': " + ex.getMessage());

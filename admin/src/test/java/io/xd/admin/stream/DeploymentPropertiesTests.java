@@ -24,6 +24,21 @@ class DeploymentPropertiesTests {
 	private static final Set<String> LABELS = Set.of("time", "log");
 
 	@Test
+	void partitionKeyExpressionsGoThroughTheSafeEvaluator() {
+		BindingKeys kafka = new BindingKeys("kafka", Set.of("partitionKeyExpression"), Set.of(), "linger.ms",
+				Set.of());
+		DeploymentProperties.parse("module.time.producer.partitionKeyExpression=headers['customer']")
+			.validate(LABELS, kafka);
+		for (String expression : new String[] { "payload.getClass().getClassLoader()", "T(java.lang.Runtime)",
+				"payload.repeat(1000000)", "new java.io.File('/')" }) {
+			assertThatIllegalArgumentException().as(expression)
+				.isThrownBy(() -> DeploymentProperties.parse("module.time.producer.partitionKeyExpression=" + expression)
+					.validate(LABELS, kafka))
+				.withMessageContaining("partitionKeyExpression");
+		}
+	}
+
+	@Test
 	void moduleKeysOverrideWildcardKeys() {
 		DeploymentProperties properties = DeploymentProperties
 			.parse("module.*.count=0, module.log.count=2,module.log.criteria=groups.contains('a')");

@@ -15,11 +15,11 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
-import org.springframework.expression.Expression;
 import org.springframework.messaging.MessageDeliveryException;
 
 import io.xd.bus.EarlierSendFailedException;
 import io.xd.bus.ProducerBinding;
+import io.xd.modules.expression.SafeExpression;
 
 /**
  * The sending end of a channel on Kafka: each message becomes one record of the channel's topic, and one of its tap
@@ -53,7 +53,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 	private final Map<String, Object> clientConfig;
 
 	/** What {@link KafkaProducerSettings} says, read into fields once: nothing is looked up per record. */
-	private final Expression partitionKey;
+	private final SafeExpression partitionKey;
 
 	private final boolean sync;
 
@@ -143,15 +143,15 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 	private int partitionOf(Message<?> message) {
 		Object key;
 		try {
-			key = this.partitionKey.getValue(KafkaProducerSettings.KEY_CONTEXT, message);
+			key = this.partitionKey.evaluate(message);
 		}
 		catch (RuntimeException ex) {
 			throw new MessageDeliveryException(message, "partitionKeyExpression '"
-					+ this.partitionKey.getExpressionString() + "' failed: " + ex.getMessage(), ex);
+					+ this.partitionKey.text() + "' failed: " + ex.getMessage(), ex);
 		}
 		if (key == null) {
 			throw new MessageDeliveryException(message, "partitionKeyExpression '"
-					+ this.partitionKey.getExpressionString() + "' gave no key for a message to '"
+					+ this.partitionKey.text() + "' gave no key for a message to '"
 					+ this.name + "'");
 		}
 		return Math.abs(key.hashCode() % this.partitions);

@@ -6,13 +6,9 @@ import java.util.Set;
 
 import org.apache.kafka.clients.producer.ProducerConfig;
 
-import org.springframework.expression.EvaluationContext;
-import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
 import io.xd.bus.BindingProperties;
+import io.xd.modules.expression.SafeExpression;
 
 /**
  * A producer binding's settings, resolved once when it binds from its {@code module.<label>.producer.*} properties
@@ -25,19 +21,12 @@ import io.xd.bus.BindingProperties;
  * @param sync whether each send waits for the broker's acknowledgement ({@code syncProducer})
  * @param clientConfig the Kafka producer's configuration; bindings with equal configurations share a producer
  */
-record KafkaProducerSettings(boolean raw, int minPartitionCount, int replicationFactor, Expression partitionKey,
+record KafkaProducerSettings(boolean raw, int minPartitionCount, int replicationFactor, SafeExpression partitionKey,
 		boolean sync, Map<String, Object> clientConfig) {
 
 	/** The keys of {@code module.<label>.producer.*} the Kafka bus understands, besides Kafka client properties. */
 	static final Set<String> KEYS = Set.of("batchSize", "batchTimeout", "requiredAcks", "compressionCodec",
 			"minPartitionCount", "replicationFactor", "partitionKeyExpression", "syncProducer");
-
-	/** What a partition key expression may use: the message's properties and its objects' instance methods. */
-	static final EvaluationContext KEY_CONTEXT = SimpleEvaluationContext.forReadOnlyDataBinding()
-		.withInstanceMethods()
-		.build();
-
-	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
 	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
 	static KafkaProducerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
@@ -82,13 +71,14 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 		};
 	}
 
-	private static Expression parseKeyExpression(String text) {
+	/** A partition key expression goes through the one safe evaluator of module expressions. */
+	private static SafeExpression parseKeyExpression(String text) {
 		try {
-			return PARSER.parseExpression(text);
+			return SafeExpression.parse(text);
 		}
-		catch (ParseException ex) {
+		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("partitionKeyExpression '" + text + "' is not a valid expression: "
-					+ ex.getSimpleMessage());
+					+ ex.getMessage());
 		}
 	}
 }

@@ -51,7 +51,7 @@ class KafkaBindingSettingsTests {
 			.containsEntry("linger.ms", "7");
 		assertThat(settings.raw()).isTrue();
 		assertThat(settings.sync()).isTrue();
-		assertThat(settings.partitionKey().getExpressionString()).isEqualTo("payload.length");
+		assertThat(settings.partitionKey().text()).isEqualTo("payload.length");
 	}
 
 	@Test
