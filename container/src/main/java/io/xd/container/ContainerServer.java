@@ -224,11 +224,26 @@ public final class ContainerServer implements AutoCloseable {
 		writeStatus(moduleId, status);
 	}
 
-	private static String reason(Throwable cause) {
+	/** The longest failure reason a status carries; the container's log has the whole exception. */
+	static final int MAX_REASON_LENGTH = 300;
+
+	/**
+	 * The reason a status shows every user who may view streams: the first line of the message, at most
+	 * {@value #MAX_REASON_LENGTH} characters. Messages of drivers and libraries can quote what they read (a file's
+	 * lines, a server's answer) on later lines or at length; the container's log keeps them whole for the operator.
+	 */
+	static String reason(Throwable cause) {
 		String message = cause.getMessage();
-		return (cause instanceof Error || message == null || message.isBlank())
+		String text = (cause instanceof Error || message == null || message.isBlank())
 				? cause.getClass().getSimpleName() + ((message == null || message.isBlank()) ? "" : ": " + message)
 				: message;
+		int newline = text.indexOf('\n');
+		boolean cut = newline >= 0 || text.length() > MAX_REASON_LENGTH;
+		String first = (newline >= 0) ? text.substring(0, newline).stripTrailing() : text;
+		if (first.length() > MAX_REASON_LENGTH) {
+			first = first.substring(0, MAX_REASON_LENGTH);
+		}
+		return cut ? first + " ... (the rest is in the container's log)" : first;
 	}
 
 	private void undeploy(String moduleId) {
