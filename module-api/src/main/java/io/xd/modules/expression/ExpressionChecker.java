@@ -91,6 +91,10 @@ final class ExpressionChecker {
 		}
 		if (node instanceof FunctionReference) {
 			String name = name(node.toStringAST());
+			if (name.equals(JSON_PATH_FUNCTION) && node.toStringAST().contains("=~")) {
+				return "the JsonPath filter operator '=~' (a regular expression) is not allowed: a regular expression "
+						+ "may backtrack without bound";
+			}
 			return name.equals(JSON_PATH_FUNCTION) ? null
 					: "function '#" + name + "' is not defined; the only function is #jsonPath(json, path)";
 		}

@@ -182,9 +182,23 @@ public final class SafeExpression {
 	 * @throws com.jayway.jsonpath.InvalidPathException when {@code path} is not a JsonPath
 	 */
 	public static Object jsonPath(Object json, String path) {
+		checkJsonPath(path);
 		String document = (json instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
 				: String.valueOf(json);
 		return JsonPath.read(document, path);
+	}
+
+	/**
+	 * Refuses a JsonPath whose filters match regular expressions ({@code =~}), which may backtrack without bound on a
+	 * crafted document, as the {@code matches} operator of expressions is refused. Every JsonPath a user writes (the
+	 * {@code json-path} processor, {@code #jsonPath}) goes through this check.
+	 * @throws IllegalArgumentException naming the operator
+	 */
+	public static void checkJsonPath(String path) {
+		if (path != null && path.contains("=~")) {
+			throw new IllegalArgumentException("the JsonPath filter operator '=~' (a regular expression) is not "
+					+ "allowed: a regular expression may backtrack without bound");
+		}
 	}
 
 	/** The expression as the user wrote it. */

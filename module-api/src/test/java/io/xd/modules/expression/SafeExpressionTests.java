@@ -132,6 +132,19 @@ class SafeExpressionTests {
 	}
 
 	@Test
+	void refusesJsonPathRegularExpressions() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SafeExpression.parse("#jsonPath(payload, '$[?(@.name =~ /(a+)+$/)]')"))
+			.withMessageContaining("'=~'");
+		SafeExpression dynamic = SafeExpression.parse("#jsonPath(payload, headers['path'])");
+		assertThatExceptionOfType(MessageHandlingException.class)
+			.isThrownBy(() -> dynamic.evaluate(MessageBuilder.withPayload("[{\"name\":\"aaa\"}]")
+				.setHeader("path", "$[?(@.name =~ /a+/)]")
+				.build()))
+			.withMessageContaining("'=~'");
+	}
+
+	@Test
 	void splitsOnLiteralText() {
 		SafeExpression expression = SafeExpression.parse("payload.split('a+')");
 		assertThat((String[]) expression.evaluate(message("xa+yaaz"))).containsExactly("x", "yaaz");

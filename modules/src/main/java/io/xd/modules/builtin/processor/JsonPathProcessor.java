@@ -19,6 +19,7 @@ import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
+import io.xd.modules.expression.SafeExpression;
 
 /**
  * The {@code json-path} processor: reads each payload (JSON text, or UTF-8 bytes) and sends on the value at the
@@ -29,7 +30,7 @@ public final class JsonPathProcessor implements Processor {
 
 	static final ModuleOption<String> EXPRESSION = ModuleOption.ofString("expression")
 		.withDefault("$")
-		.withRule(JsonPathProcessor::isJsonPath, "be a JsonPath such as $.order.id")
+		.withRule(JsonPathProcessor::isJsonPath, "be a JsonPath such as $.order.id, without regular expressions (=~)")
 		.withDescription("the JsonPath of the value to extract, such as $.order.items[0].price");
 
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.PROCESSOR, "json-path",
@@ -72,6 +73,7 @@ public final class JsonPathProcessor implements Processor {
 
 	private static boolean isJsonPath(String text) {
 		try {
+			SafeExpression.checkJsonPath(text);
 			JsonPath.compile(text);
 			return true;
 		}

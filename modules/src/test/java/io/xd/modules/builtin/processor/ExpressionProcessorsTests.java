@@ -119,6 +119,14 @@ class ExpressionProcessorsTests {
 	}
 
 	@Test
+	void jsonPathRefusesRegularExpressionFilters() {
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> ModuleTestDriver.of(new JsonPathProcessor.Provider(),
+					Map.of("expression", "$.items[?(@.sku =~ /(x+x+)+y/)]")))
+			.withMessageContaining("without regular expressions");
+	}
+
+	@Test
 	void splitterSplitsTextOnLiteralDelimiters() {
 		ModuleTestDriver splitter = ModuleTestDriver.of(new SplitterProcessor.Provider(),
 				Map.of("delimiters", ",.*"));
