@@ -1,6 +1,7 @@
 package io.xd.admin;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -11,6 +12,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 
+import io.xd.admin.audit.AuditMasker;
+import io.xd.admin.audit.AuditTrail;
 import io.xd.admin.cluster.AdminAddressPublisher;
 import io.xd.admin.cluster.ClusterStore;
 import io.xd.admin.cluster.DeploymentSupervisor;
@@ -20,6 +23,7 @@ import io.xd.admin.modules.ModulesProperties;
 import io.xd.admin.stream.StreamPlanner;
 import io.xd.admin.stream.StreamService;
 import io.xd.core.BindingKeys;
+import io.xd.core.cluster.StreamRecord;
 import io.xd.modules.HostAccess;
 import io.xd.modules.internal.ModuleRegistry;
 
@@ -72,6 +76,14 @@ public class AdminConfiguration {
 			AdminProperties properties, ModuleRepository modules) {
 		return new DeploymentSupervisor(store, planner, "admin-" + UUID.randomUUID(), properties.getDeploymentTimeout(),
 				properties.getReconcileInterval(), properties.getDepartureGracePeriod());
+	}
+
+	/** Who changed what through the REST API, kept in ZooKeeper. */
+	@Bean
+	public AuditTrail auditTrail(ClusterStore store, StreamPlanner planner, AdminProperties properties) {
+		AuditMasker masker = new AuditMasker(planner.secrets(),
+				stream -> store.findStream(stream).map(StreamRecord::definition));
+		return new AuditTrail(store, masker, properties.getAudit().getMaxRecords(), Clock.systemUTC());
 	}
 
 	@Bean

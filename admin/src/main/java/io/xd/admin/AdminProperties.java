@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import io.xd.admin.audit.AuditTrail;
 import io.xd.admin.stream.StreamLimits;
 
 /**
@@ -28,8 +29,15 @@ public class AdminProperties {
 	/** Caps on what one stream may ask for. */
 	private final Limits limits = new Limits();
 
+	/** The audit trail of changes made through the REST API. */
+	private final Audit audit = new Audit();
+
 	public Limits getLimits() {
 		return this.limits;
+	}
+
+	public Audit getAudit() {
+		return this.audit;
 	}
 
 	public Duration getDepartureGracePeriod() {
@@ -54,6 +62,21 @@ public class AdminProperties {
 
 	public void setReconcileInterval(Duration reconcileInterval) {
 		this.reconcileInterval = reconcileInterval;
+	}
+
+	/** {@code xd.admin.audit.*}: see {@link AuditTrail}. */
+	public static class Audit {
+
+		/** Audit records kept in ZooKeeper, from 1 to 50 000; beyond it the oldest are removed. */
+		private int maxRecords = AuditTrail.DEFAULT_MAX_RECORDS;
+
+		public int getMaxRecords() {
+			return this.maxRecords;
+		}
+
+		public void setMaxRecords(int maxRecords) {
+			this.maxRecords = maxRecords;
+		}
 	}
 
 	/** {@code xd.admin.limits.*}: see {@link StreamLimits}. */

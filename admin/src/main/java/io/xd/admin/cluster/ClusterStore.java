@@ -8,10 +8,14 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 import io.xd.admin.AdminException;
 import io.xd.core.cluster.AdminAddress;
+import io.xd.core.cluster.AuditRecord;
 import io.xd.core.cluster.ClusterJson;
 import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
@@ -264,6 +268,49 @@ public final class ClusterStore {
 
 	public void deleteModule(String type, String name) {
 		delete(ClusterPaths.module(type, name));
+	}
+
+	/**
+	 * Adds an audit record as the newest. Its parent is created as a persistent node (not a container node, which
+	 * ZooKeeper removes when empty and would recreate with the sequence numbers starting again).
+	 * @return the record's node name under {@link ClusterPaths#AUDIT}
+	 */
+	public String addAuditRecord(AuditRecord record) {
+		try {
+			String path = this.client.create()
+				.creatingParentsIfNeeded()
+				.withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+				.forPath(ClusterPaths.AUDIT_RECORD_PREFIX, ClusterJson.write(record));
+			return ZKPaths.getNodeFromPath(path);
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	/** How many audit records there are, read without listing them. */
+	public int auditRecordCount() {
+		try {
+			Stat stat = this.client.checkExists().forPath(ClusterPaths.AUDIT);
+			return (stat == null) ? 0 : stat.getNumChildren();
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
+	/** The audit records' node names, oldest first. */
+	public List<String> auditRecordNodes() {
+		return children(ClusterPaths.AUDIT);
+	}
+
+	/** An audit record by its node name; empty when it was removed meanwhile. */
+	public Optional<AuditRecord> findAuditRecord(String node) {
+		return read(ClusterPaths.auditRecord(node), AuditRecord.class);
+	}
+
+	public void deleteAuditRecord(String node) {
+		delete(ClusterPaths.auditRecord(node));
 	}
 
 	private <T> Optional<T> read(String path, Class<T> type) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 import io.xd.core.BindingKeys;
 import io.xd.core.cluster.ModuleDeploymentProperties;
@@ -31,6 +32,9 @@ public final class DeploymentProperties {
 	/** What option overrides start with. */
 	public static final String APP_PREFIX = "app.";
 
+	/** What separates two pairs in the text form: a comma followed by {@code module.} or {@code app.}. */
+	public static final Pattern PAIR_SEPARATOR = Pattern.compile(",\\s*(?=module\\.|app\\.)");
+
 	private final Map<String, String> values;
 
 	private DeploymentProperties(Map<String, String> values) {
@@ -52,7 +56,7 @@ public final class DeploymentProperties {
 		if (text == null || text.isBlank()) {
 			return new DeploymentProperties(values);
 		}
-		for (String pair : text.trim().split(",\\s*(?=module\\.|app\\.)")) {
+		for (String pair : PAIR_SEPARATOR.split(text.trim())) {
 			int equals = pair.indexOf('=');
 			if (equals <= 0) {
 				throw new IllegalArgumentException("Deployment property '" + pair.trim()

@@ -261,9 +261,15 @@ public final class StreamService {
 		this.onDeploymentChange.run();
 	}
 
-	public void undeployAll() {
-		this.store.deployments().forEach(request -> this.store.removeDeployment(request.stream()));
+	/** Withdraws every deployment; returns the names of the streams that were deployed. */
+	public List<String> undeployAll() {
+		List<String> undeployed = new ArrayList<>();
+		this.store.deployments().forEach(request -> {
+			this.store.removeDeployment(request.stream());
+			undeployed.add(request.stream());
+		});
 		this.onDeploymentChange.run();
+		return undeployed;
 	}
 
 	/** Undeploys and deletes a stream, and its history. */
@@ -273,12 +279,16 @@ public final class StreamService {
 		this.store.deleteReleases(name);
 	}
 
-	public void destroyAll() {
+	/** Undeploys and deletes every stream; returns their names. */
+	public List<String> destroyAll() {
 		undeployAll();
+		List<String> destroyed = new ArrayList<>();
 		this.store.streams().forEach(stream -> {
 			this.store.deleteStream(stream.name());
 			this.store.deleteReleases(stream.name());
+			destroyed.add(stream.name());
 		});
+		return destroyed;
 	}
 
 	public StreamInfo info(String name) {

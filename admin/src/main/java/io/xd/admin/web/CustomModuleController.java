@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Principal;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,6 +23,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.AdminException;
+import io.xd.admin.audit.AuditAction;
+import io.xd.admin.audit.AuditTrail;
 import io.xd.admin.cluster.AdminAddressPublisher;
 import io.xd.admin.modules.MavenModuleResolver;
 import io.xd.admin.modules.ModuleRepository;
@@ -30,7 +33,8 @@ import io.xd.modules.internal.ModuleJarFetcher;
 
 /**
  * Uploads, registers (by Maven coordinates) and deletes custom modules, and serves their jars to containers. Listing and describing them is
- * {@link ModuleController}'s, beside the built-in modules.
+ * {@link ModuleController}'s, beside the built-in modules. Uploads, registrations and deletes, refused ones too, are
+ * recorded in the {@link AuditTrail}.
  */
 @RestController
 public class CustomModuleController {
@@ -46,12 +50,15 @@ public class CustomModuleController {
 
 	private final AdminAddressPublisher address;
 
+	private final AuditTrail audit;
+
 	public CustomModuleController(ModuleRepository repository, MavenModuleResolver maven, ModuleController modules,
-			AdminAddressPublisher address) {
+			AdminAddressPublisher address, AuditTrail audit) {
 		this.repository = repository;
 		this.maven = maven;
 		this.modules = modules;
 		this.address = address;
+		this.audit = audit;
 	}
 
 	/**
@@ -61,9 +68,12 @@ public class CustomModuleController {
 	@PostMapping(path = "/modules/{type}/{name}", consumes = MediaType.APPLICATION_OCTET_STREAM_VALUE)
 	public ResponseEntity<ModuleController.ModuleDetail> upload(@PathVariable String type, @PathVariable String name,
 			@RequestParam(defaultValue = "false") boolean force, HttpServletRequest request) throws IOException {
-		ModuleRecord record = this.repository.store(type, name, request.getInputStream(),
-				request.getContentLengthLong(), force, "upload");
-		return ResponseEntity.status(201).body(this.modules.info(record.type(), record.name()));
+		return this.audit.record(request.getUserPrincipal(), AuditAction.MODULE_UPLOAD, type + ":" + name, entry -> {
+			entry.detail("force", force);
+			ModuleRecord record = this.repository.store(type, name, request.getInputStream(),
+					request.getContentLengthLong(), force, "upload");
+			return stored(record, entry);
+		});
 	}
 
 	/**
@@ -72,21 +82,34 @@ public class CustomModuleController {
 	 */
 	@PostMapping(path = "/modules/{type}/{name}", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
 	public ResponseEntity<ModuleController.ModuleDetail> register(@PathVariable String type, @PathVariable String name,
-			@RequestParam String uri, @RequestParam(defaultValue = "false") boolean force) throws IOException {
-		ModuleRepository.check(type, name);
-		Path jar = this.maven.resolve(uri);
-		ModuleRecord record;
-		try (InputStream in = Files.newInputStream(jar)) {
-			record = this.repository.store(type, name, in, Files.size(jar), force, uri);
-		}
+			@RequestParam String uri, @RequestParam(defaultValue = "false") boolean force, Principal user)
+			throws IOException {
+		return this.audit.record(user, AuditAction.MODULE_REGISTER, type + ":" + name, entry -> {
+			entry.detail("uri", uri).detail("force", force);
+			ModuleRepository.check(type, name);
+			Path jar = this.maven.resolve(uri);
+			ModuleRecord record;
+			try (InputStream in = Files.newInputStream(jar)) {
+				record = this.repository.store(type, name, in, Files.size(jar), force, uri);
+			}
+			return stored(record, entry);
+		});
+	}
+
+	/** The answer to an upload or registration, whose audit record gets the stored jar's digest and size. */
+	private ResponseEntity<ModuleController.ModuleDetail> stored(ModuleRecord record, AuditTrail.Entry entry) {
+		entry.detail("sha256", record.sha256()).detail("size", record.size());
 		return ResponseEntity.status(201).body(this.modules.info(record.type(), record.name()));
 	}
 
 	@DeleteMapping("/modules/{type}/{name}")
 	public Map<String, String> delete(@PathVariable String type, @PathVariable String name,
-			@RequestParam(defaultValue = "false") boolean force) {
-		this.repository.delete(type, name, force);
-		return Map.of("message", "Deleted module " + type + ":" + name);
+			@RequestParam(defaultValue = "false") boolean force, Principal user) {
+		return this.audit.record(user, AuditAction.MODULE_DELETE, type + ":" + name, entry -> {
+			entry.detail("force", force);
+			this.repository.delete(type, name, force);
+			return Map.of("message", "Deleted module " + type + ":" + name);
+		});
 	}
 
 	/**

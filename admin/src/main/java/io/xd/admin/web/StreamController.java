@@ -1,6 +1,8 @@
 package io.xd.admin.web;
 
+import java.security.Principal;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,6 +17,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.xd.admin.audit.AuditAction;
+import io.xd.admin.audit.AuditTrail;
 import io.xd.admin.stream.StreamService;
 import io.xd.admin.stream.StreamService.Manifest;
 import io.xd.admin.stream.StreamService.Outcome;
@@ -23,7 +27,8 @@ import io.xd.admin.stream.StreamService.StreamInfo;
 
 /**
  * Stream definitions and deployments, at Spring XD's paths. Fields come as form fields or query parameters (as
- * Spring XD's shell and clients send them) or as a JSON object with the same names.
+ * Spring XD's shell and clients send them) or as a JSON object with the same names. Every change, and every refused
+ * attempt that reaches this controller, is recorded in the {@link AuditTrail}.
  */
 @RestController
 public class StreamController {
@@ -34,10 +39,16 @@ public class StreamController {
 	/** The field of a deploy or update request that carries its deployment properties. */
 	public static final String PROPERTIES_FIELD = "properties";
 
+	/** The target of the audit records of requests that act on every stream. */
+	private static final String ALL = "*";
+
 	private final StreamService streams;
 
-	public StreamController(StreamService streams) {
+	private final AuditTrail audit;
+
+	public StreamController(StreamService streams, AuditTrail audit) {
 		this.streams = streams;
+		this.audit = audit;
 	}
 
 	@GetMapping("/streams/definitions")
@@ -55,15 +66,24 @@ public class StreamController {
 	@PostMapping("/streams/definitions")
 	@ResponseStatus(HttpStatus.CREATED)
 	public StreamInfo create(HttpServletRequest request) {
-		Map<String, String> fields = RequestFields.read(request);
-		return this.streams.create(fields.get("name"), fields.get("definition"),
-				RequestFields.bool(fields, DEPLOY_FIELD, false));
+		return this.audit.record(request.getUserPrincipal(), AuditAction.STREAM_CREATE, null, entry -> {
+			Map<String, String> fields = RequestFields.read(request);
+			entry.target(fields.get("name")).definition(fields.get("definition"));
+			boolean deploy = RequestFields.bool(fields, DEPLOY_FIELD, false);
+			entry.detail(DEPLOY_FIELD, deploy);
+			StreamInfo created = this.streams.create(fields.get("name"), fields.get("definition"), deploy);
+			// the name may come from the definition's 'name =' prefix
+			entry.target(created.name());
+			return created;
+		});
 	}
 
 	@DeleteMapping("/streams/definitions")
-	public Map<String, String> destroyAll() {
-		this.streams.destroyAll();
-		return Map.of("message", "Destroyed all the streams");
+	public Map<String, String> destroyAll(Principal user) {
+		return this.audit.record(user, AuditAction.STREAM_DESTROY_ALL, ALL, entry -> {
+			entry.detail("streams", String.join(",", this.streams.destroyAll()));
+			return Map.of("message", "Destroyed all the streams");
+		});
 	}
 
 	@GetMapping("/streams/definitions/{name}")
@@ -72,9 +92,11 @@ public class StreamController {
 	}
 
 	@DeleteMapping("/streams/definitions/{name}")
-	public Map<String, String> destroy(@PathVariable String name) {
-		this.streams.destroy(name);
-		return Map.of("message", "Destroyed stream '" + name + "'");
+	public Map<String, String> destroy(@PathVariable String name, Principal user) {
+		return this.audit.record(user, AuditAction.STREAM_DESTROY, name, entry -> {
+			this.streams.destroy(name);
+			return Map.of("message", "Destroyed stream '" + name + "'");
+		});
 	}
 
 	/**
@@ -84,9 +106,13 @@ public class StreamController {
 	 */
 	@PostMapping("/streams/deployments/{name}")
 	public ResponseEntity<DeploymentResult> deploy(@PathVariable String name, HttpServletRequest request) {
-		Outcome outcome = this.streams.deploy(name, RequestFields.read(request).get(PROPERTIES_FIELD));
-		return ResponseEntity.status((outcome == Outcome.DEPLOYED) ? HttpStatus.CREATED : HttpStatus.OK)
-			.body(result(name, outcome));
+		return this.audit.record(request.getUserPrincipal(), AuditAction.STREAM_DEPLOY, name, entry -> {
+			String properties = RequestFields.read(request).get(PROPERTIES_FIELD);
+			entry.properties(properties);
+			Outcome outcome = this.streams.deploy(name, properties);
+			return ResponseEntity.status((outcome == Outcome.DEPLOYED) ? HttpStatus.CREATED : HttpStatus.OK)
+				.body(result(name, outcome, entry));
+		});
 	}
 
 	/**
@@ -96,20 +122,30 @@ public class StreamController {
 	 */
 	@PostMapping("/streams/deployments/update/{name}")
 	public DeploymentResult update(@PathVariable String name, HttpServletRequest request) {
-		return result(name, this.streams.update(name, RequestFields.read(request).get(PROPERTIES_FIELD)));
+		return this.audit.record(request.getUserPrincipal(), AuditAction.STREAM_UPDATE, name, entry -> {
+			String properties = RequestFields.read(request).get(PROPERTIES_FIELD);
+			entry.properties(properties);
+			return result(name, this.streams.update(name, properties), entry);
+		});
 	}
 
 	/** Runs {@code count} instances of the module labelled {@code label}, without touching the rest. */
 	@PostMapping("/streams/deployments/scale/{stream}/{label}/instances/{count}")
-	public DeploymentResult scale(@PathVariable String stream, @PathVariable String label,
-			@PathVariable int count) {
-		return result(stream, this.streams.scale(stream, label, count));
+	public DeploymentResult scale(@PathVariable String stream, @PathVariable String label, @PathVariable int count,
+			Principal user) {
+		return this.audit.record(user, AuditAction.STREAM_SCALE, stream, entry -> {
+			entry.detail("label", label).detail("count", count);
+			return result(stream, this.streams.scale(stream, label, count), entry);
+		});
 	}
 
 	/** Deploys the properties of an earlier version again, as a new version. */
 	@PostMapping("/streams/deployments/rollback/{name}/{version}")
-	public DeploymentResult rollback(@PathVariable String name, @PathVariable int version) {
-		return result(name, this.streams.rollback(name, version));
+	public DeploymentResult rollback(@PathVariable String name, @PathVariable int version, Principal user) {
+		return this.audit.record(user, AuditAction.STREAM_ROLLBACK, name, entry -> {
+			entry.detail("version", version);
+			return result(name, this.streams.rollback(name, version), entry);
+		});
 	}
 
 	/** Every version of the stream's deployment, newest first. */
@@ -124,15 +160,17 @@ public class StreamController {
 		return this.streams.manifest(name, version);
 	}
 
-	private DeploymentResult result(String name, Outcome outcome) {
+	/** What a deploy, update, scale or rollback did, said in its audit record too. */
+	private DeploymentResult result(String name, Outcome outcome, AuditTrail.Entry entry) {
+		String done = outcome.name().toLowerCase(Locale.ROOT);
+		entry.detail("result", done);
 		StreamInfo info = this.streams.info(name);
 		String message = switch (outcome) {
 			case DEPLOYED -> "Deployed stream '" + name + "'";
 			case UPDATED -> "Updated stream '" + name + "': the modules whose settings changed are being replaced";
 			case UNCHANGED -> "Stream '" + name + "' is already deployed with these properties; nothing changed";
 		};
-		return new DeploymentResult(info.name(), info.definition(), info.status(), outcome.name().toLowerCase(
-				java.util.Locale.ROOT), message);
+		return new DeploymentResult(info.name(), info.definition(), info.status(), done, message);
 	}
 
 	/**
@@ -148,14 +186,18 @@ public class StreamController {
 	}
 
 	@DeleteMapping("/streams/deployments/{name}")
-	public Map<String, String> undeploy(@PathVariable String name) {
-		this.streams.undeploy(name);
-		return Map.of("message", "Un-deployed stream '" + name + "'");
+	public Map<String, String> undeploy(@PathVariable String name, Principal user) {
+		return this.audit.record(user, AuditAction.STREAM_UNDEPLOY, name, entry -> {
+			this.streams.undeploy(name);
+			return Map.of("message", "Un-deployed stream '" + name + "'");
+		});
 	}
 
 	@DeleteMapping("/streams/deployments")
-	public Map<String, String> undeployAll() {
-		this.streams.undeployAll();
-		return Map.of("message", "Un-deployed all the streams");
+	public Map<String, String> undeployAll(Principal user) {
+		return this.audit.record(user, AuditAction.STREAM_UNDEPLOY_ALL, ALL, entry -> {
+			entry.detail("streams", String.join(",", this.streams.undeployAll()));
+			return Map.of("message", "Un-deployed all the streams");
+		});
 	}
 }

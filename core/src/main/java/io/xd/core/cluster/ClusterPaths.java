@@ -17,7 +17,9 @@ package io.xd.core.cluster;
  * <li>{@code /leader}: the admins' leader election;</li>
  * <li>{@code /admins/<adminId>}: ephemeral, an {@link AdminAddress} (written by each admin while it serves);</li>
  * <li>{@code /modules/<type>/<name>}: persistent, a {@link ModuleRecord}: a custom module whose jar the admins'
- * module repository holds.</li>
+ * module repository holds;</li>
+ * <li>{@code /audit/r-<sequence>}: persistent sequential, an {@link AuditRecord}: who changed what through an admin's
+ * REST API (written by any admin, the oldest removed beyond the admins' bound).</li>
  * </ul>
  */
 public final class ClusterPaths {
@@ -39,6 +41,15 @@ public final class ClusterPaths {
 	public static final String ADMINS = "/admins";
 
 	public static final String MODULES = "/modules";
+
+	public static final String AUDIT = "/audit";
+
+	/**
+	 * The path a new audit record is created at, as a sequential node: ZooKeeper appends a 10-digit sequence number,
+	 * so that the names sort in the order the records were written. The prefix is short because a listing of the
+	 * records' names must fit in one ZooKeeper packet.
+	 */
+	public static final String AUDIT_RECORD_PREFIX = AUDIT + "/r-";
 
 	private ClusterPaths() {
 	}
@@ -82,6 +93,11 @@ public final class ClusterPaths {
 
 	public static String admin(String adminId) {
 		return ADMINS + "/" + adminId;
+	}
+
+	/** An audit record's node, by its name under {@link #AUDIT}. */
+	public static String auditRecord(String node) {
+		return AUDIT + "/" + node;
 	}
 
 	/** The node of a custom module; {@code type} and {@code name} must have been validated by the caller. */
