@@ -227,6 +227,9 @@ class SecurityIntegrationTests {
 				new Endpoint("DELETE", "/streams/definitions/none", null, Set.of(Role.DESTROY)),
 				new Endpoint("POST", "/modules/processor/custom", "", Set.of(Role.MANAGE)),
 				new Endpoint("DELETE", "/modules/processor/custom", null, Set.of(Role.MANAGE)),
+				new Endpoint("GET", "/audit-records", null, Set.of(Role.MANAGE)),
+				new Endpoint("GET", "/audit-records?user=viewer", null, Set.of(Role.MANAGE)),
+				new Endpoint("DELETE", "/audit-records", null, Set.of(Role.MANAGE)),
 				new Endpoint("POST", "/actuator/health", "", Set.of()));
 		List<String> wrong = new ArrayList<>();
 		for (Endpoint endpoint : endpoints) {

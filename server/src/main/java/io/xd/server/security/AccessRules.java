@@ -28,6 +28,7 @@ import io.xd.admin.web.StreamController;
  *
  * <pre>
  * any method       /actuator/health/**            none: open to probes
+ * any method       /audit-records/**              MANAGE: who did what is for administrators only
  * GET, HEAD        /dashboard/**                  none: the dashboard's static files (its API calls authenticate)
  * GET, HEAD        /security/info                 none: who the caller is and its roles
  * GET, HEAD        /modules/{type}/{name}/jar     none here: the admin serves module jars to requests that carry the
@@ -68,6 +69,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 
 	private static final PathPattern MODULE_JAR = PARSER.parse("/modules/{type}/{name}/jar");
 
+	private static final PathPattern AUDIT_RECORDS = PARSER.parse("/audit-records/**");
+
 	/** The roles a request needs; empty when it is open to anyone. */
 	static Set<Role> required(HttpServletRequest request) {
 		if (request.getDispatcherType() == DispatcherType.ERROR) {
@@ -77,6 +80,9 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 		String method = request.getMethod();
 		if (HEALTH.matches(path)) {
 			return Set.of();
+		}
+		if (AUDIT_RECORDS.matches(path)) {
+			return Set.of(Role.MANAGE);
 		}
 		if (method.equals("GET") || method.equals("HEAD")) {
 			// the dashboard's static files: its page asks for credentials and sends them with every API call
