@@ -95,6 +95,24 @@ class ShellIntegrationTests {
 		assertThat(refused.output()).contains("Command failed:", "Invalid module name 'my proc'");
 	}
 
+	@Test
+	void listsWhoDidWhatWithSecretsMasked() {
+		ShellRun refused = shellWithInput("stream create audited --definition \"time | jdbc --password=hunter2\"\n");
+		assertThat(refused.exitStatus()).as("a definition carries no password").isEqualTo(1);
+		ShellRun shell = shellWithInput("""
+				stream create audited --definition "time | log"
+				stream destroy audited
+				audit list --target audited
+				""");
+		assertThat(shell.exitStatus()).as(shell.output()).isZero();
+		String table = shell.output().substring(shell.output().indexOf("Time "));
+		assertThat(table).contains("User", "Action", "Target", "Outcome", "Details", "admin", "audited", "success",
+				"failure 400", "definition=time | jdbc --password=******").doesNotContain("hunter2");
+		assertThat(table.indexOf("stream.destroy")).as("newest first").isPositive()
+			.isLessThan(table.indexOf("definition=time | log"))
+			.isLessThan(table.indexOf("definition=time | jdbc"));
+	}
+
 	private static ShellRun shellWithInput(String commands) {
 		return ShellRun.withInput(node, commands);
 	}

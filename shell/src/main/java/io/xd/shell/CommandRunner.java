@@ -46,6 +46,7 @@ public final class CommandRunner {
 		commands.addAll(new StreamCommands(session).commands());
 		commands.addAll(new RuntimeCommands(session).commands());
 		commands.addAll(new ModuleCommands(session).commands());
+		commands.addAll(new AuditCommands(session).commands());
 		commands.addAll(new AdminCommands(session).commands());
 		commands.addAll(new BuiltInCommands(session, this.registry).commands());
 		commands.forEach(this.registry::registerCommand);

@@ -307,6 +307,35 @@ class ShellCommandsTests {
 	}
 
 	@Test
+	void listsTheAuditTrailNewestFirstWithFiltersAndShortensLongCells() {
+		this.admin.answer("GET", "/audit-records?user=creator&action=stream.&size=2", 200, """
+				{"links":[],"content":[
+				 {"time":"2026-11-23T10:15:31.002Z","user":"creator","action":"stream.create","target":"s1",
+				  "outcome":"failure","status":409,"reason":"There is already a stream named 's1'",
+				  "details":{"definition":"time | log","deploy":"false"}},
+				 {"time":"2026-11-23T10:15:30.001Z","user":"creator","action":"stream.create","target":"db",
+				  "outcome":"success","details":{"definition":"time | jdbc --username=sa --password=****** --tableName=ticks",
+				  "deploy":"false"}}],
+				 "page":{"size":2,"totalElements":5,"totalPages":3,"number":0}}""");
+		assertThat(run("audit list --user creator --action stream. --size 2")).isTrue();
+		assertThat(this.admin.onlyRequest().toString()).isEqualTo("GET /audit-records?user=creator&action=stream.&size=2");
+		assertThat(output()).isEqualTo("""
+				Time                      User     Action         Target  Outcome                                            Details
+				------------------------  -------  -------------  ------  -------------------------------------------------  ------------------------------------------------------------
+				2026-11-23T10:15:31.002Z  creator  stream.create  s1      failure 409: There is already a stream named 's1'  definition=time | log, deploy=false
+				2026-11-23T10:15:30.001Z  creator  stream.create  db      success                                            definition=time | jdbc --username=sa --password=****** --...
+				The newest 2 of 5 records; --size shows more
+				""");
+	}
+
+	@Test
+	void refusesAnAuditListSizeThatIsNotANumber() {
+		assertThat(run("audit list --size many")).isFalse();
+		assertThat(output()).isEqualTo("Command failed: --size must be a number, not 'many'\n");
+		assertThat(this.admin.requests()).isEmpty();
+	}
+
+	@Test
 	void listsModulesByType() {
 		this.admin.answer("GET", "/modules?size=1000", 200,
 				page("{\"name\":\"http\",\"type\":\"source\"}", "{\"name\":\"time\",\"type\":\"source\"}",

@@ -26,7 +26,8 @@ class ShellCompleterTests {
 
 	@Test
 	void completesFirstWords() {
-		assertThat(complete("")).containsExactly("admin", "exit", "help", "module", "quit", "runtime", "stream");
+		assertThat(complete("")).containsExactly("admin", "audit", "exit", "help", "module", "quit", "runtime",
+				"stream");
 		assertThat(complete("st")).containsExactly("stream");
 	}
 
