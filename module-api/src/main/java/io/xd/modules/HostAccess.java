@@ -3,8 +3,6 @@ package io.xd.modules;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
@@ -22,7 +20,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -61,9 +58,6 @@ public final class HostAccess {
 
 	/** The folder of the data directory that is the file root when the operator names none. */
 	public static final String DEFAULT_FILE_ROOT = "files";
-
-	/** Cloud metadata endpoints outside the link-local range (Alibaba Cloud's, AWS's IPv6 one). */
-	private static final Set<String> METADATA_ADDRESSES = Set.of("100.100.100.200", "fd00:ec2:0:0:0:0:0:254");
 
 	private final List<Path> fileRoots;
 
@@ -161,7 +155,7 @@ public final class HostAccess {
 			throw new IllegalArgumentException("The file root '" + root + "' is not an absolute path");
 		}
 		Path normalized = root.normalize();
-		if (onSpecialFileSystem(normalized)) {
+		if (HostChecks.onSpecialFileSystem(normalized)) {
 			throw new IllegalArgumentException("The file root '" + root + "' is on a special file system "
 					+ SPECIAL_FILE_SYSTEMS);
 		}
@@ -213,7 +207,7 @@ public final class HostAccess {
 			throw refused(option, text, "it is not a path");
 		}
 		Path resolved = this.fileRoots.get(0).resolve(given).normalize();
-		if (!isUnderRoot(resolved) || onSpecialFileSystem(resolved)) {
+		if (!isUnderRoot(resolved) || HostChecks.onSpecialFileSystem(resolved)) {
 			throw refused(option, text, "it is not under a file root");
 		}
 		try {
@@ -251,7 +245,7 @@ public final class HostAccess {
 				// the root does not exist yet, so nothing under it does: no link can lead out
 				return path;
 			}
-			if (real.startsWith(realPathOf(root)) && !onSpecialFileSystem(real)) {
+			if (real.startsWith(HostChecks.realPathOf(root)) && !HostChecks.onSpecialFileSystem(real)) {
 				return path;
 			}
 		}
@@ -288,16 +282,7 @@ public final class HostAccess {
 	 * Whether a JDBC URL, as its driver reads it and without its parameters, matches one of the operator's patterns.
 	 */
 	public boolean isAllowedJdbcUrl(String canonicalUrl) {
-		return this.allowedJdbcUrls.stream().anyMatch(pattern -> globMatches(pattern, canonicalUrl));
-	}
-
-	private static boolean globMatches(String pattern, String text) {
-		String[] parts = pattern.split("\\*", -1);
-		StringBuilder regex = new StringBuilder(Pattern.quote(parts[0]));
-		for (int i = 1; i < parts.length; i++) {
-			regex.append("[^/?;]*").append(Pattern.quote(parts[i]));
-		}
-		return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE).matcher(text).matches();
+		return this.allowedJdbcUrls.stream().anyMatch(pattern -> HostChecks.globMatches(pattern, canonicalUrl));
 	}
 
 	/** The hosts connecting modules may reach, besides none. */
@@ -387,37 +372,19 @@ public final class HostAccess {
 		int port = (uri.getPort() != -1) ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
 		for (InetAddress address : addresses) {
 			if (address.isLinkLocalAddress() || address.isAnyLocalAddress() || address.isMulticastAddress()
-					|| METADATA_ADDRESSES.contains(address.getHostAddress())) {
+					|| HostChecks.isMetadataAddress(address)) {
 				throw refusedNetwork(option, uri.toString(), "its host resolves to " + address.getHostAddress()
 						+ ", a link-local, metadata, wildcard or multicast address, which no stream may reach");
 			}
-			if (reservedPorts().contains(port) && (address.isLoopbackAddress() || isLocal(address))) {
+			if (reservedPorts().contains(port) && (address.isLoopbackAddress() || HostChecks.isLocal(address))) {
 				throw refusedNetwork(option, uri.toString(), "it is a port of XD itself");
 			}
 		}
 		return List.of(addresses);
 	}
 
-	private static boolean isLocal(InetAddress address) {
-		try {
-			return NetworkInterface.getByInetAddress(address) != null;
-		}
-		catch (SocketException ex) {
-			return false;
-		}
-	}
-
 	private boolean isUnderRoot(Path normalized) {
 		return this.fileRoots.stream().anyMatch(normalized::startsWith);
-	}
-
-	/** A root's real path when it exists, else the root itself (nothing exists under it yet). */
-	private static Path realPathOf(Path root) throws IOException {
-		return Files.exists(root) ? root.toRealPath() : root;
-	}
-
-	private static boolean onSpecialFileSystem(Path path) {
-		return SPECIAL_FILE_SYSTEMS.stream().anyMatch(path::startsWith);
 	}
 
 	private ModuleOptionException refused(String option, String text, String reason) {

@@ -415,42 +415,4 @@ public final class StreamService {
 			return count;
 		}
 	}
-
-	/**
-	 * One version of a stream's deployment, as {@code GET /streams/deployments/history/{name}} lists it.
-	 *
-	 * @param version its number, from 1
-	 * @param status the stream's state for the current version, {@code superseded} for older ones
-	 * @param time when it was made (ISO-8601)
-	 * @param description what made it: deploy, update, scale, rollback
-	 * @param definition the stream definition
-	 * @param properties its deployment properties
-	 */
-	public record ReleaseInfo(int version, String status, String time, String description, String definition,
-			Map<String, String> properties) {
-	}
-
-	/**
-	 * What one version deployed.
-	 *
-	 * @param stream the stream name
-	 * @param version the version
-	 * @param definition the stream definition
-	 * @param properties the deployment properties
-	 * @param modules each module with its resolved options and deployment properties
-	 */
-	public record Manifest(String stream, int version, String definition, Map<String, String> properties,
-			List<Module> modules) {
-
-		/**
-		 * @param label the module's label
-		 * @param name the module name
-		 * @param type source, processor or sink
-		 * @param options its options, overrides applied
-		 * @param deploymentProperties count, criteria and binding properties
-		 */
-		public record Module(String label, String name, String type, Map<String, String> options,
-				Map<String, String> deploymentProperties) {
-		}
-	}
 }

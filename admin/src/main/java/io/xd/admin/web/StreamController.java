@@ -19,10 +19,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.xd.admin.audit.AuditAction;
 import io.xd.admin.audit.AuditTrail;
+import io.xd.admin.stream.Manifest;
+import io.xd.admin.stream.ReleaseInfo;
 import io.xd.admin.stream.StreamService;
-import io.xd.admin.stream.StreamService.Manifest;
 import io.xd.admin.stream.StreamService.Outcome;
-import io.xd.admin.stream.StreamService.ReleaseInfo;
 import io.xd.admin.stream.StreamService.StreamInfo;
 
 /**

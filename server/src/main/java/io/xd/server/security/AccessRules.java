@@ -71,8 +71,12 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 
 	private static final PathPattern AUDIT_RECORDS = PARSER.parse("/audit-records/**");
 
-	/** The roles a request needs; empty when it is open to anyone. */
-	static Set<Role> required(HttpServletRequest request) {
+	/**
+	 * The roles a request needs; empty when it is open to anyone. With {@code readFields}, what its fields ask for
+	 * too (a create that deploys, a deploy that overrides options); without, only what its method and path need,
+	 * which a user must hold before the body is read at all (a refused request's body is never read).
+	 */
+	static Set<Role> required(HttpServletRequest request, boolean readFields) {
 		if (request.getDispatcherType() == DispatcherType.ERROR) {
 			return Set.of();
 		}
@@ -90,7 +94,7 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 			return open ? Set.of() : Set.of(Role.VIEW);
 		}
 		if (method.equals("POST") && DEFINITIONS.matches(path)) {
-			return asksToDeploy(request) ? EnumSet.of(Role.CREATE, Role.DEPLOY) : Set.of(Role.CREATE);
+			return (readFields && asksToDeploy(request)) ? EnumSet.of(Role.CREATE, Role.DEPLOY) : Set.of(Role.CREATE);
 		}
 		if (method.equals("DELETE") && DEFINITIONS_ALL.matches(path)) {
 			return Set.of(Role.DESTROY);
@@ -99,7 +103,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 			return EnumSet.of(Role.CREATE, Role.DEPLOY);
 		}
 		if (method.equals("POST") && DEPLOYMENTS_ALL.matches(path)) {
-			return overridesOptions(request) ? EnumSet.of(Role.CREATE, Role.DEPLOY) : Set.of(Role.DEPLOY);
+			return (readFields && overridesOptions(request)) ? EnumSet.of(Role.CREATE, Role.DEPLOY)
+					: Set.of(Role.DEPLOY);
 		}
 		if (DEPLOYMENTS_ALL.matches(path)) {
 			return Set.of(Role.DEPLOY);
@@ -145,7 +150,7 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 	@Override
 	public AuthorizationResult authorize(Supplier<? extends Authentication> authentication,
 			RequestAuthorizationContext context) {
-		Set<Role> required = required(context.getRequest());
+		Set<Role> required = required(context.getRequest(), false);
 		if (required.isEmpty()) {
 			return new AuthorizationDecision(true);
 		}
@@ -153,7 +158,14 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 		boolean anonymous = current == null || current.getAuthorities()
 			.stream()
 			.anyMatch(authority -> authority.getAuthority().equals("ROLE_ANONYMOUS"));
-		return new AuthorizationDecision(!anonymous && missing(required, current).isEmpty());
+		if (anonymous || !missing(required, current).isEmpty()) {
+			return new AuthorizationDecision(false);
+		}
+		if (missing(EnumSet.of(Role.CREATE, Role.DEPLOY), current).isEmpty()) {
+			// the fields can ask for nothing beyond CREATE and DEPLOY: no need to read them here
+			return new AuthorizationDecision(true);
+		}
+		return new AuthorizationDecision(missing(required(context.getRequest(), true), current).isEmpty());
 	}
 
 	private static String pathWithinApplication(HttpServletRequest request) {
