@@ -261,7 +261,7 @@ public final class HostAccess {
 	public DataSource dataSource(String option, String name) {
 		DataSource found = this.dataSources.get(name);
 		if (found == null) {
-			throw refusedNetwork(option, name, "no data source of that name is declared; the operator declares them as "
+			throw ModuleOptionException.refused(option, name, "no data source of that name is declared; the operator declares them as "
 					+ "xd.datasources.<name>.url, .username, .password" + (this.dataSources.isEmpty() ? ""
 							: " (declared: " + String.join(", ", this.dataSources.keySet()) + ")"));
 		}
@@ -313,17 +313,17 @@ public final class HostAccess {
 			resolved = InetAddress.getByName(address);
 		}
 		catch (UnknownHostException ex) {
-			throw refusedNetwork("address", address, "it does not resolve");
+			throw ModuleOptionException.refused("address", address, "it does not resolve");
 		}
 		if (!resolved.isLoopbackAddress() && !isAllowedBindAddress(address, resolved)) {
-			throw refusedNetwork("address", address, "network sources listen on loopback addresses and on "
+			throw ModuleOptionException.refused("address", address, "network sources listen on loopback addresses and on "
 					+ this.bindAddresses + " only (the operator's xd.modules.network.bind-addresses)");
 		}
 		if (port != 0 && (port < 1024 || port > 65535)) {
-			throw refusedNetwork("port", Integer.toString(port), "a port is 0 (a free one) or between 1024 and 65535");
+			throw ModuleOptionException.refused("port", Integer.toString(port), "a port is 0 (a free one) or between 1024 and 65535");
 		}
 		if (port != 0 && reservedPorts().contains(port)) {
-			throw refusedNetwork("port", Integer.toString(port), "it is a port of XD itself");
+			throw ModuleOptionException.refused("port", Integer.toString(port), "it is a port of XD itself");
 		}
 		return new InetSocketAddress(resolved, port);
 	}
@@ -359,7 +359,7 @@ public final class HostAccess {
 		String host = (uri.getHost() == null) ? "" : uri.getHost().toLowerCase(Locale.ROOT);
 		String bare = (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
 		if (bare.isEmpty() || !this.allowedHosts.contains(bare)) {
-			throw refusedNetwork(option, uri.toString(), "its host is not one of " + new TreeSet<>(this.allowedHosts)
+			throw ModuleOptionException.refused(option, uri.toString(), "its host is not one of " + new TreeSet<>(this.allowedHosts)
 					+ " (the operator's xd.modules.http-client.allowed-hosts)");
 		}
 		InetAddress[] addresses;
@@ -367,17 +367,17 @@ public final class HostAccess {
 			addresses = InetAddress.getAllByName(bare);
 		}
 		catch (UnknownHostException ex) {
-			throw refusedNetwork(option, uri.toString(), "its host does not resolve");
+			throw ModuleOptionException.refused(option, uri.toString(), "its host does not resolve");
 		}
 		int port = (uri.getPort() != -1) ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
 		for (InetAddress address : addresses) {
 			if (address.isLinkLocalAddress() || address.isAnyLocalAddress() || address.isMulticastAddress()
 					|| HostChecks.isMetadataAddress(address)) {
-				throw refusedNetwork(option, uri.toString(), "its host resolves to " + address.getHostAddress()
+				throw ModuleOptionException.refused(option, uri.toString(), "its host resolves to " + address.getHostAddress()
 						+ ", a link-local, metadata, wildcard or multicast address, which no stream may reach");
 			}
 			if (reservedPorts().contains(port) && (address.isLoopbackAddress() || HostChecks.isLocal(address))) {
-				throw refusedNetwork(option, uri.toString(), "it is a port of XD itself");
+				throw ModuleOptionException.refused(option, uri.toString(), "it is a port of XD itself");
 			}
 		}
 		return List.of(addresses);
@@ -388,10 +388,8 @@ public final class HostAccess {
 	}
 
 	private ModuleOptionException refused(String option, String text, String reason) {
-		String shown = (text.length() > 200) ? text.substring(0, 200) + "..." : text;
-		return new ModuleOptionException(List.of("option '" + option + "': '" + shown.replace('\0', '?')
-				+ "' is refused: " + reason + "; file options may name paths under " + this.fileRoots
-				+ " only (the operator's xd.modules.file.roots)"));
+		return ModuleOptionException.refused(option, text, reason + "; file options may name paths under "
+				+ this.fileRoots + " only (the operator's xd.modules.file.roots)");
 	}
 
 	/**
@@ -412,11 +410,6 @@ public final class HostAccess {
 			return "DataSource[url=" + this.url + ", username=" + this.username + ", password="
 					+ ((this.password == null) ? "none" : "******") + "]";
 		}
-	}
-
-	private static ModuleOptionException refusedNetwork(String option, String text, String reason) {
-		String shown = (text.length() > 200) ? text.substring(0, 200) + "..." : text;
-		return new ModuleOptionException(List.of("option '" + option + "': '" + shown + "' is refused: " + reason));
 	}
 
 	@Override

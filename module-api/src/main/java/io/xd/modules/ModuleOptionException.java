@@ -16,6 +16,16 @@ public class ModuleOptionException extends IllegalArgumentException {
 		this.problems = List.copyOf(problems);
 	}
 
+	/**
+	 * A value refused for what it reaches, before the module is known ({@link HostAccess#check} names the module):
+	 * {@code option 'dir': '/etc' is refused: <reason>}, the value cut at 200 characters.
+	 */
+	public static ModuleOptionException refused(String option, String value, String reason) {
+		String shown = (value.length() > 200) ? value.substring(0, 200) + "..." : value;
+		return new ModuleOptionException(List.of("option '" + option + "': '" + shown.replace('\0', '?')
+				+ "' is refused: " + reason));
+	}
+
 	/** Problems found before the module is known: {@link HostAccess#check} names the module. */
 	ModuleOptionException(List<String> problems) {
 		super("Invalid options: " + String.join("; ", problems));

@@ -182,8 +182,7 @@ final class JdbcUrls {
 	}
 
 	private static ModuleOptionException refused(String option, String url, String reason) {
-		String shown = shown(url) + ((shown(url).length() < url.length()) ? "..." : "");
-		return new ModuleOptionException("jdbc", List.of("option '" + option + "': '" + shown + "' is refused: "
-				+ reason));
+		String shown = shown(url);
+		return ModuleOptionException.refused(option, shown + ((shown.length() < url.length()) ? "..." : ""), reason);
 	}
 }
