@@ -118,8 +118,7 @@ public final class JdbcSink implements Sink {
 			display = "data source '" + dataSourceName + "'";
 		}
 		else if (url != null) {
-			// checked at create time; checked again here, where the module runs, with this host's settings
-			JdbcUrls.check(URL.name(), url, context.hostAccess());
+			// checked by checkAccess, at create time by the admin and before create by the container
 			display = JdbcUrls.shown(url);
 		}
 		else {
