@@ -33,7 +33,7 @@ final class DefinitionParser {
 	private final List<ParsedModule> modules = new ArrayList<>();
 
 	/** Where each option's value is written, in the order read. */
-	private final List<StreamParser.OptionValue> optionValues = new ArrayList<>();
+	private final List<StreamParser.Written> optionValues = new ArrayList<>();
 
 	/** Labels seen so far, with the offset of the module that uses each. */
 	private final Map<String, Integer> labels = new HashMap<>();
@@ -177,11 +177,11 @@ final class DefinitionParser {
 			throw new DslException(DslErrorCode.DUPLICATE_OPTION, this.text, first.start(), key, module, earlier);
 		}
 		options.put(key, value.text());
-		this.optionValues.add(new StreamParser.OptionValue(this.modules.size(), key, value.start(), value.end()));
+		this.optionValues.add(new StreamParser.Written(this.modules.size(), key, value.start(), value.end()));
 	}
 
 	/** Where each option's value is written, once {@link #parse()} has run. */
-	List<StreamParser.OptionValue> optionValues() {
+	List<StreamParser.Written> optionValues() {
 		return List.copyOf(this.optionValues);
 	}
 

@@ -56,7 +56,8 @@ public final class StreamParser {
 	}
 
 	/**
-	 * Where the value of every option is written in a definition, so that a value may be shown masked.
+	 * Where the value of every option is written in a definition, with its module, so that a value may be shown
+	 * masked; one parse.
 	 * @throws DslException as {@link #parse(String)}
 	 */
 	public List<OptionValue> optionValues(String definition) {
@@ -64,19 +65,27 @@ public final class StreamParser {
 			throw new DslException(DslErrorCode.EMPTY_DEFINITION, "", 0, "null");
 		}
 		DefinitionParser parser = new DefinitionParser(definition);
-		parser.parse();
-		return parser.optionValues();
+		List<StreamModule> modules = parser.parse().modules();
+		return parser.optionValues()
+			.stream()
+			.map(value -> new OptionValue(modules.get(value.moduleIndex()), value.option(), value.start(),
+					value.end()))
+			.toList();
 	}
 
 	/**
 	 * The written value of one option.
 	 *
-	 * @param moduleIndex the index of its module in the parsed stream ({@link StreamModule#index()})
+	 * @param module the module it belongs to
 	 * @param option the option's name
 	 * @param start the offset of the value's first character in the definition, quotes included
 	 * @param end the offset just after its last
 	 */
-	public record OptionValue(int moduleIndex, String option, int start, int end) {
+	public record OptionValue(StreamModule module, String option, int start, int end) {
+	}
+
+	/** Where an option's value is written, as the parser finds it: its module by index in the stream. */
+	record Written(int moduleIndex, String option, int start, int end) {
 	}
 
 	/**

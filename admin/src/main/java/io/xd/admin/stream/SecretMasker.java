@@ -35,10 +35,8 @@ public final class SecretMasker {
 		if (text == null) {
 			return null;
 		}
-		StreamDefinition definition;
 		List<StreamParser.OptionValue> values;
 		try {
-			definition = this.parser.parse(text);
 			values = this.parser.optionValues(text);
 		}
 		catch (DslException ex) {
@@ -47,7 +45,7 @@ public final class SecretMasker {
 		StringBuilder masked = new StringBuilder(text);
 		for (int i = values.size() - 1; i >= 0; i--) {
 			StreamParser.OptionValue value = values.get(i);
-			StreamModule module = definition.modules().get(value.moduleIndex());
+			StreamModule module = value.module();
 			if (isSecret(module.type(), module.name(), value.option())) {
 				masked.replace(value.start(), value.end(), ModuleOption.MASK);
 			}
