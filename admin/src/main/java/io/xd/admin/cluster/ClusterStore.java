@@ -60,6 +60,11 @@ public final class ClusterStore {
 		return read(ClusterPaths.stream(name), StreamRecord.class);
 	}
 
+	/** How many streams are stored, counted without reading them. */
+	public int streamCount() {
+		return children(ClusterPaths.STREAMS).size();
+	}
+
 	public List<StreamRecord> streams() {
 		List<StreamRecord> streams = new ArrayList<>();
 		for (String name : children(ClusterPaths.STREAMS)) {
@@ -139,11 +144,14 @@ public final class ClusterStore {
 		return releases;
 	}
 
-	/** Removes the oldest versions of a stream's deployment beyond the newest {@code keep}. */
+	/**
+	 * Removes the oldest versions of a stream's deployment beyond the newest {@code keep}, found by their node names
+	 * (zero-padded versions, so their order is the versions'), without reading them.
+	 */
 	public void pruneReleases(String stream, int keep) {
-		List<StreamRelease> releases = releases(stream);
-		for (StreamRelease old : releases.subList(0, Math.max(0, releases.size() - Math.max(1, keep)))) {
-			delete(ClusterPaths.release(stream, old.version()));
+		List<String> versions = children(ClusterPaths.history(stream));
+		for (String old : versions.subList(0, Math.max(0, versions.size() - Math.max(1, keep)))) {
+			delete(ClusterPaths.history(stream) + "/" + old);
 		}
 	}
 

@@ -73,7 +73,7 @@ public final class StreamService {
 					"A stream name is required: pass 'name', or start the definition with 'name ='");
 		}
 		checkName(streamName);
-		if (this.store.streams().size() >= this.limits.maxStreams()) {
+		if (this.store.streamCount() >= this.limits.maxStreams()) {
 			throw AdminException.badRequest("StreamLimitException", "This server keeps at most "
 					+ this.limits.maxStreams() + " streams (xd.admin.limits.maxStreams); destroy one first");
 		}
