@@ -55,12 +55,7 @@ final class NetworkSources {
 		return context.hostAccess().bindAddress(context.options().get(ADDRESS), context.options().get(ANY_PORT));
 	}
 
-	/** Checks the {@code address} and {@code port} options against what the operator allows. */
-	static void checkAccess(ModuleOptions options, HostAccess access) {
-		access.bindAddress(options.get(ADDRESS), options.get(ANY_PORT));
-	}
-
-	/** The provider of a network source: its options are checked against the addresses and ports allowed. */
+	/** The provider of a network source: its address and port are checked against what the operator allows. */
 	abstract static class Provider extends AbstractModuleProvider {
 
 		Provider(ModuleMetadata metadata, Function<ModuleContext, ? extends Module> factory) {
@@ -69,7 +64,7 @@ final class NetworkSources {
 
 		@Override
 		public final void checkAccess(ModuleOptions options, HostAccess access) {
-			NetworkSources.checkAccess(options, access);
+			access.bindAddress(options.get(ADDRESS), options.get(ANY_PORT));
 		}
 	}
 
