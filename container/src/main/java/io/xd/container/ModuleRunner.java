@@ -28,6 +28,7 @@ import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
+import io.xd.modules.TypeConversion;
 import io.xd.modules.internal.CustomModule;
 import io.xd.modules.internal.ModuleRegistry;
 
@@ -126,12 +127,21 @@ public final class ModuleRunner {
 				ProducerBinding producer = bindOutput(deployment, running.meters.meterOutput());
 				running.output = producer;
 				output = producer.channel();
+				if (options.isGiven(TypeConversion.OUTPUT_TYPE)) {
+					output = new PayloadConversion(options.get(TypeConversion.OUTPUT_TYPE), deployment.moduleId(),
+							false).converting(output);
+				}
 				running.outputChannel = output;
 			}
 			start(module, output, deployment);
 			running.module = module;
 			if (deployment.input() != null) {
-				running.input = bindInput(deployment, running.meters.meterInput((MessageHandler) module));
+				MessageHandler handler = (MessageHandler) module;
+				if (options.isGiven(TypeConversion.INPUT_TYPE)) {
+					handler = new PayloadConversion(options.get(TypeConversion.INPUT_TYPE), deployment.moduleId(), true)
+						.converting(handler);
+				}
+				running.input = bindInput(deployment, running.meters.meterInput(handler));
 			}
 			logger.info("Deployed module {} (input {}, output {})", deployment.moduleId(), deployment.input(),
 					deployment.output());

@@ -15,18 +15,19 @@ import java.util.stream.Collectors;
  * @param type the module's role
  * @param name the name used in stream definitions, such as {@code load-generator}
  * @param description one sentence for {@code module list} and {@code module info}
- * @param options the declared options, in the order they are documented
+ * @param options the declared options, in the order they are documented; {@code inputType} and {@code outputType}
+ * ({@link TypeConversion}) are added after them as the module's type calls for
  */
 public record ModuleMetadata(ModuleType type, String name, String description, List<ModuleOption<?>> options) {
 
 	public ModuleMetadata {
 		Objects.requireNonNull(type, "type");
 		Objects.requireNonNull(name, "name");
-		options = List.copyOf(options);
 		long distinct = options.stream().map(ModuleOption::name).distinct().count();
 		if (distinct != options.size()) {
 			throw new IllegalArgumentException("Module " + type + ":" + name + " declares an option twice");
 		}
+		options = List.copyOf(TypeConversion.withConversionOptions(type, options));
 	}
 
 	/** {@code type:name}, the way the shell names a module. */
@@ -70,9 +71,6 @@ public record ModuleMetadata(ModuleType type, String name, String description, L
 	}
 
 	private String validNames() {
-		if (this.options.isEmpty()) {
-			return "none (this module takes no options)";
-		}
 		return this.options.stream().map(ModuleOption::name).sorted().collect(Collectors.joining(", "));
 	}
 }

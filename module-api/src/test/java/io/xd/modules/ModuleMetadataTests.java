@@ -51,7 +51,7 @@ class ModuleMetadataTests {
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> this.metadata.resolve(Map.of("sise", "3")))
 			.withMessage("Invalid options for module source:sample: unknown option 'sise'; "
-					+ "valid options are enabled, name, size, unit");
+					+ "valid options are enabled, name, outputType, size, unit");
 	}
 
 	@Test
@@ -85,12 +85,12 @@ class ModuleMetadataTests {
 	}
 
 	@Test
-	void saysWhenAModuleTakesNoOptions() {
+	void aModuleWithoutOptionsOfItsOwnStillTakesTheConversionOptions() {
 		ModuleMetadata bare = new ModuleMetadata(ModuleType.PROCESSOR, "bare", "", List.of());
 
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> bare.resolve(Map.of("x", "1")))
-			.withMessageContaining("valid options are none (this module takes no options)");
+			.withMessageContaining("valid options are inputType, outputType");
 	}
 
 	@Test

@@ -135,8 +135,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 			}
 		}
 		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
-			producer.send(this.encoder.record(this.tapTopic, null, record.value(), message.getHeaders()),
-					InFlightSends.track(this));
+			producer.send(this.encoder.copy(this.tapTopic, record), InFlightSends.track(this));
 		}
 	}
 

@@ -1,6 +1,8 @@
 package io.xd.bus.kafka;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,9 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
@@ -23,8 +28,14 @@ import org.springframework.util.MimeType;
 /**
  * Turns messages into Kafka record parts and back.
  * <p>
- * Payloads: a {@code byte[]} travels as it is, a {@code String} as UTF-8; any other type is refused, since the bus
- * never serializes (nor, on the other side, deserializes) objects of arbitrary types.
+ * Payloads: a {@code byte[]} travels as it is, a {@code String} as UTF-8, a {@code Map} or {@code List} (what a
+ * JSON document parses to) as JSON; any other type is refused, since the bus never serializes (nor, on the other
+ * side, deserializes) objects of arbitrary types. Unless the binding is raw, the record header {@value #PAYLOAD_HEADER}
+ * names the payload's type ({@code String}, {@code json}, or {@code bytes} where a text {@code contentType} would
+ * otherwise make it a string), so that the consumer gets the type that was sent. A record without that header (one
+ * written by another program) gives a {@code String} when its {@code contentType} header is {@code text/*}, decoded
+ * with the header's charset (UTF-8 when it names none), and {@code byte[]} otherwise; a raw binding always gives
+ * {@code byte[]}.
  * <p>
  * Headers (not in {@link KafkaBusProperties.Mode#RAW raw} mode): each becomes a native record header. Strings
  * travel as UTF-8, {@code byte[]} as is; numbers, booleans, UUIDs and MIME types travel as text, and the record
@@ -37,6 +48,17 @@ final class KafkaRecords {
 	/** Lists the headers that are not strings or bytes, as {@code name=type;name=type}. */
 	static final String TYPES_HEADER = "xd-types";
 
+	/** Names a payload's type when it is not plain bytes: {@code String}, {@code json} or {@code bytes}. */
+	static final String PAYLOAD_HEADER = "xd-payload";
+
+	private static final Header STRING_PAYLOAD = payloadHeader("String");
+
+	private static final Header JSON_PAYLOAD = payloadHeader("json");
+
+	private static final Header BYTES_PAYLOAD = payloadHeader("bytes");
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
 	private static final Logger logger = LoggerFactory.getLogger(KafkaRecords.class);
 
 	private static final MessageHeaders NO_HEADERS = new BusHeaders(Map.of());
@@ -46,22 +68,79 @@ final class KafkaRecords {
 	private KafkaRecords() {
 	}
 
+	private static Header payloadHeader(String kind) {
+		return new RecordHeader(PAYLOAD_HEADER, kind.getBytes(StandardCharsets.UTF_8));
+	}
+
 	static byte[] payload(Message<?> message) {
-		Object payload = message.getPayload();
+		return payload(message.getPayload());
+	}
+
+	private static byte[] payload(Object payload) {
 		if (payload instanceof byte[] bytes) {
 			return bytes;
 		}
 		if (payload instanceof String text) {
 			return text.getBytes(StandardCharsets.UTF_8);
 		}
-		throw new IllegalArgumentException("The Kafka bus carries byte[] and String payloads, not "
-				+ payload.getClass().getName());
+		if (payload instanceof Map<?, ?> || payload instanceof Collection<?>) {
+			try {
+				return JSON.writeValueAsBytes(payload);
+			}
+			catch (JacksonException ex) {
+				throw new IllegalArgumentException("A " + payload.getClass().getName()
+						+ " payload cannot be written as JSON for the Kafka bus: " + ex.getOriginalMessage(), ex);
+			}
+		}
+		throw new IllegalArgumentException("The Kafka bus carries byte[], String, Map and List payloads, not "
+				+ payload.getClass().getName() + "; give the module --outputType=application/json or --outputType="
+				+ "text/plain to send it as text");
+	}
+
+	/** The record header naming a payload's type, or {@code null} for plain bytes. */
+	private static Header payloadKind(Object payload, MessageHeaders headers) {
+		if (payload instanceof String) {
+			return STRING_PAYLOAD;
+		}
+		if (payload instanceof byte[]) {
+			// bytes whose contentType says text are still bytes: say so, or the consumer would make them a String
+			return isText(headers.get(MessageHeaders.CONTENT_TYPE)) ? BYTES_PAYLOAD : null;
+		}
+		return JSON_PAYLOAD;
+	}
+
+	private static boolean isText(Object contentType) {
+		MimeType type = mimeType(contentType);
+		return type != null && type.getType().equals("text");
+	}
+
+	private static MimeType mimeType(Object contentType) {
+		if (contentType instanceof MimeType type) {
+			return type;
+		}
+		if (contentType instanceof String text) {
+			try {
+				return MimeType.valueOf(text);
+			}
+			catch (IllegalArgumentException ex) {
+				return null;
+			}
+		}
+		return null;
 	}
 
 	/** The record headers of a message, or {@code null} when it has none to carry. */
 	static Headers headers(MessageHeaders headers) {
+		return headers(headers, null);
+	}
+
+	/**
+	 * The record headers of a message and the header naming its payload's type, or {@code null} when there is none
+	 * to carry.
+	 */
+	private static Headers headers(MessageHeaders headers, Header payloadKind) {
 		if (headers.size() <= countSkipped(headers)) {
-			return null;
+			return (payloadKind == null) ? null : new RecordHeaders(new Header[] { payloadKind });
 		}
 		RecordHeaders record = new RecordHeaders();
 		StringBuilder types = null;
@@ -92,6 +171,9 @@ final class KafkaRecords {
 		}
 		if (types != null) {
 			record.add(TYPES_HEADER, types.toString().getBytes(StandardCharsets.UTF_8));
+		}
+		if (payloadKind != null) {
+			record.add(payloadKind);
 		}
 		return record;
 	}
@@ -127,35 +209,46 @@ final class KafkaRecords {
 		/**
 		 * The record of {@code message} for {@code topic}.
 		 * @param partition the partition, or {@code null} to let the producer's partitioner choose
-		 * @throws IllegalArgumentException when the payload is neither {@code byte[]} nor {@code String}
+		 * @throws IllegalArgumentException when the payload is not one the bus carries
 		 */
 		ProducerRecord<byte[], byte[]> record(String topic, Integer partition, Message<?> message) {
-			return record(topic, partition, payload(message), message.getHeaders());
+			Object payload = message.getPayload();
+			byte[] value = payload(payload);
+			if (this.raw) {
+				return new ProducerRecord<>(topic, partition, null, null, value, null);
+			}
+			MessageHeaders headers = message.getHeaders();
+			return new ProducerRecord<>(topic, partition, null, null, value,
+					headers(headers, payloadKind(payload, headers)));
 		}
 
-		/** The record of a payload already encoded, with the headers of its message (a tap's copy). */
-		ProducerRecord<byte[], byte[]> record(String topic, Integer partition, byte[] value, MessageHeaders headers) {
-			return new ProducerRecord<>(topic, partition, null, null, value, this.raw ? null : headers(headers));
+		/** The record of a payload already encoded, with the headers of the record it copies (a tap's copy). */
+		ProducerRecord<byte[], byte[]> copy(String topic, ProducerRecord<byte[], byte[]> record) {
+			return new ProducerRecord<>(topic, null, null, null, record.value(), record.headers());
 		}
 
-		private List<Header> headers(MessageHeaders headers) {
+		private List<Header> headers(MessageHeaders headers, Header payloadKind) {
 			Encoded cached = this.last;
-			if (cached != null && cached.source == headers) {
+			if (cached != null && cached.source == headers && cached.payloadKind == payloadKind) {
 				return cached.headers;
 			}
-			Headers encoded = KafkaRecords.headers(headers);
+			Headers encoded = KafkaRecords.headers(headers, payloadKind);
 			List<Header> list = (encoded == null) ? null : List.of(encoded.toArray());
-			this.last = new Encoded(headers, list);
+			this.last = new Encoded(headers, payloadKind, list);
 			return list;
 		}
 
-		/** Headers and their encoding, or {@code null} when they carry nothing. */
-		private record Encoded(MessageHeaders source, List<Header> headers) {
+		/** Headers with the payload's type and their encoding, or {@code null} when they carry nothing. */
+		private record Encoded(MessageHeaders source, Header payloadKind, List<Header> headers) {
 		}
 	}
 
-	/** The message for a consumed record: the payload bytes and, unless raw, the headers it carried. */
-	static Message<byte[]> message(byte[] value, Headers recordHeaders, boolean raw) {
+	/**
+	 * The message for a consumed record: its payload as the type that was sent (or, for a record another program
+	 * wrote, as its {@code contentType} says) and, unless raw, the headers it carried.
+	 * @throws IllegalArgumentException when a record said to hold JSON does not
+	 */
+	static Message<?> message(byte[] value, Headers recordHeaders, boolean raw) {
 		if (raw || recordHeaders == null) {
 			return new GenericMessage<>(value, NO_HEADERS);
 		}
@@ -164,15 +257,19 @@ final class KafkaRecords {
 			return new GenericMessage<>(value, NO_HEADERS);
 		}
 		Map<String, String> types = Map.of();
+		String kind = null;
 		for (Header header : all) {
 			if (header.key().equals(TYPES_HEADER)) {
 				types = parseTypes(new String(header.value(), StandardCharsets.UTF_8));
+			}
+			else if (header.key().equals(PAYLOAD_HEADER)) {
+				kind = new String(header.value(), StandardCharsets.UTF_8);
 			}
 		}
 		Map<String, Object> headers = new HashMap<>(all.length * 2);
 		for (Header header : all) {
 			String name = header.key();
-			if (name.equals(TYPES_HEADER)) {
+			if (name.equals(TYPES_HEADER) || name.equals(PAYLOAD_HEADER)) {
 				continue;
 			}
 			byte[] bytes = header.value();
@@ -180,7 +277,32 @@ final class KafkaRecords {
 			headers.put(name, (type == null) ? textOrBytes(bytes) : parse(type, new String(bytes,
 					StandardCharsets.UTF_8)));
 		}
-		return new GenericMessage<>(value, new BusHeaders(headers));
+		return new GenericMessage<>(payload(value, kind, headers.get(MessageHeaders.CONTENT_TYPE)),
+				new BusHeaders(headers));
+	}
+
+	private static Object payload(byte[] value, String kind, Object contentType) {
+		if (kind == null) {
+			MimeType type = mimeType(contentType);
+			if (type == null || !type.getType().equals("text")) {
+				return value;
+			}
+			Charset charset = type.getCharset();
+			return new String(value, (charset != null) ? charset : StandardCharsets.UTF_8);
+		}
+		return switch (kind) {
+			case "String" -> new String(value, StandardCharsets.UTF_8);
+			case "json" -> {
+				try {
+					yield JSON.readValue(value, Object.class);
+				}
+				catch (JacksonException ex) {
+					throw new IllegalArgumentException("A record marked as JSON is not JSON: "
+							+ ex.getOriginalMessage(), ex);
+				}
+			}
+			default -> value;
+		};
 	}
 
 	private static Object textOrBytes(byte[] bytes) {
