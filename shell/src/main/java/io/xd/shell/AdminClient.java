@@ -69,6 +69,33 @@ public final class AdminClient {
 	}
 
 	/**
+	 * The {@code Authorization} header this client would send with a request to {@code uri}: its credentials when
+	 * {@code uri} is on this admin server (same scheme, host and port, the default port of the scheme when none is
+	 * given), nothing for any other server, so that the admin password never reaches another host. Host names are
+	 * compared as written: {@code localhost} and {@code 127.0.0.1} are different servers.
+	 * @param uri where a request is about to go
+	 * @return the header value, or {@code null} when nothing is to be sent
+	 */
+	String authorizationFor(URI uri) {
+		if (this.credentials == null || !sameOrigin(this.baseUri, uri)) {
+			return null;
+		}
+		return this.credentials.authorization();
+	}
+
+	private static boolean sameOrigin(URI a, URI b) {
+		return a.getScheme() != null && a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost() != null
+				&& a.getHost().equalsIgnoreCase(b.getHost()) && port(a) == port(b);
+	}
+
+	private static int port(URI uri) {
+		if (uri.getPort() != -1) {
+			return uri.getPort();
+		}
+		return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+	}
+
+	/**
 	 * Creates the HTTP client the shell uses: HTTP/1.1 (the admin server speaks nothing else over plain HTTP, and this
 	 * avoids an upgrade attempt on every request) and a short connect timeout.
 	 * @return a new HTTP client

@@ -48,6 +48,7 @@ public final class CommandRunner {
 		commands.addAll(new ModuleCommands(session).commands());
 		commands.addAll(new AuditCommands(session).commands());
 		commands.addAll(new AdminCommands(session).commands());
+		commands.addAll(new HttpCommands(session).commands());
 		commands.addAll(new BuiltInCommands(session, this.registry).commands());
 		commands.forEach(this.registry::registerCommand);
 		this.parser = new ShellCommandParser(this.registry);
@@ -106,7 +107,8 @@ public final class CommandRunner {
 	private static String describe(Throwable failure) {
 		String message = failure.getMessage();
 		boolean expected = failure instanceof AdminException || failure instanceof AdminUnreachableException
-				|| failure instanceof CommandLineException || failure instanceof IllegalArgumentException
+				|| failure instanceof HttpTargetException || failure instanceof CommandLineException
+				|| failure instanceof IllegalArgumentException
 				|| failure instanceof IOException;
 		if (expected && message != null && !message.isBlank()) {
 			return message;

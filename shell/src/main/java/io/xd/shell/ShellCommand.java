@@ -46,18 +46,26 @@ public final class ShellCommand extends AbstractCommand {
 
 		private final CommandContext context;
 
-		Invocation(CommandContext context) {
+		private final ShellCommand command;
+
+		Invocation(CommandContext context, ShellCommand command) {
 			this.context = context;
+			this.command = command;
 		}
 
 		/**
 		 * The value of an option.
 		 * @param name the long name, without dashes
-		 * @return the value, or {@code null} when the option was not given
+		 * @return the value, else the option's default when it has one, else {@code null} when the option was not
+		 * given
 		 */
 		public String option(String name) {
 			CommandOption option = this.context.getOptionByLongName(name);
-			return (option != null) ? option.value() : null;
+			if (option != null) {
+				return option.value();
+			}
+			CommandOption declared = this.command.findOption(name);
+			return (declared != null) ? declared.defaultValue() : null;
 		}
 
 		/**
@@ -172,7 +180,7 @@ public final class ShellCommand extends AbstractCommand {
 
 	@Override
 	public ExitStatus doExecute(CommandContext commandContext) throws Exception {
-		return this.action.run(new Invocation(commandContext));
+		return this.action.run(new Invocation(commandContext, this));
 	}
 
 	private String buildUsage() {
@@ -292,6 +300,18 @@ public final class ShellCommand extends AbstractCommand {
 		 */
 		public Builder optional(String name, String description) {
 			return add(name, description, false, null, String.class);
+		}
+
+		/**
+		 * Adds an optional option that takes a value and has a default, which {@code help} shows and
+		 * {@link Invocation#option(String)} returns when the option is not given.
+		 * @param name the long name
+		 * @param description what it means
+		 * @param defaultValue the value when the option is not given
+		 * @return this builder
+		 */
+		public Builder optional(String name, String description, String defaultValue) {
+			return add(name, description, false, defaultValue, String.class);
 		}
 
 		/**

@@ -125,6 +125,20 @@ public final class ShellSession {
 		while (trimmed.endsWith("/")) {
 			trimmed = trimmed.substring(0, trimmed.length() - 1);
 		}
+		return parseHttpUri(trimmed, text);
+	}
+
+	/**
+	 * Checks an http or https URI typed by the user, such as the target of {@code http post}.
+	 * @param text such as {@code http://localhost:9000/}
+	 * @return the URI, as typed
+	 * @throws IllegalArgumentException when it is not an absolute http or https URI with a host
+	 */
+	static URI parseHttpUri(String text) {
+		return parseHttpUri(text.strip(), text);
+	}
+
+	private static URI parseHttpUri(String trimmed, String text) {
 		URI uri;
 		try {
 			uri = URI.create(trimmed);

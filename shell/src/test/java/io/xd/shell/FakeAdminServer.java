@@ -17,7 +17,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * An admin server stand-in on 127.0.0.1 and a free port: answers canned JSON and records every request.
+ * An admin server stand-in on 127.0.0.1 and a free port, also used as any HTTP endpoint: answers canned JSON and
+ * records every request.
  */
 final class FakeAdminServer implements AutoCloseable {
 
@@ -28,8 +29,10 @@ final class FakeAdminServer implements AutoCloseable {
 	 * @param contentType the Content-Type header, or {@code null}
 	 * @param accept the Accept header, or {@code null}
 	 * @param body the body as text
+	 * @param authorization the Authorization header, or {@code null}
 	 */
-	record Request(String method, String path, String contentType, String accept, String body) {
+	record Request(String method, String path, String contentType, String accept, String body,
+			String authorization) {
 
 		/** The body decoded as a form, fields in the order sent. */
 		Map<String, String> form() {
@@ -105,7 +108,8 @@ final class FakeAdminServer implements AutoCloseable {
 		}
 		String method = exchange.getRequestMethod();
 		this.requests.add(new Request(method, path, exchange.getRequestHeaders().getFirst("Content-Type"),
-				exchange.getRequestHeaders().getFirst("Accept"), body));
+				exchange.getRequestHeaders().getFirst("Accept"), body,
+				exchange.getRequestHeaders().getFirst("Authorization")));
 		Answer answer = this.answers.getOrDefault(method + " " + path,
 				new Answer(404, "[{\"logref\":\"NotFound\",\"message\":\"No canned answer for " + method + " " + path
 						+ "\"}]"));

@@ -26,8 +26,8 @@ class ShellCompleterTests {
 
 	@Test
 	void completesFirstWords() {
-		assertThat(complete("")).containsExactly("admin", "audit", "exit", "help", "module", "quit", "runtime",
-				"stream");
+		assertThat(complete("")).containsExactly("admin", "audit", "exit", "help", "http", "module", "quit",
+				"runtime", "stream");
 		assertThat(complete("st")).containsExactly("stream");
 	}
 
@@ -37,12 +37,14 @@ class ShellCompleterTests {
 				"manifest", "rollback", "scale", "undeploy", "update");
 		assertThat(complete("stream d")).containsExactly("deploy", "destroy");
 		assertThat(complete("stream all u")).containsExactly("undeploy");
+		assertThat(complete("http ")).containsExactly("get", "post");
 	}
 
 	@Test
 	void completesOptionsNotGivenYet() {
 		assertThat(complete("stream create ticktock ")).containsExactly("--name", "--definition", "--deploy");
 		assertThat(complete("stream create ticktock --definition \"time | log\" --d")).containsExactly("--deploy");
+		assertThat(complete("http post --data hello ")).containsExactly("--target", "--file", "--contentType");
 	}
 
 	@Test
