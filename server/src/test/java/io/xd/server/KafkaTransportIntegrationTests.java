@@ -109,4 +109,59 @@ class KafkaTransportIntegrationTests {
 		assertThat(dead).extracting(record -> new String(record.headers().lastHeader("kafka_dlt-exception-message")
 			.value(), StandardCharsets.UTF_8)).allMatch(message -> message.contains("fail-on refuses sequence number"));
 	}
+
+	@Test
+	void modulesPlacedTogetherInEveryContainerAreBoundDirectlyWithNoTopicBetweenThemAndTheirTapStillOnKafka() {
+		int count = 100_000;
+		node.createStream("together", "load-generator --messageCount=" + count + " --messageSize=100 | transform "
+				+ "--expression=payload | throughput --reportEveryMs=0", false);
+		node.createStream("together-tap", "tap:stream:together.transform > log --level=DEBUG", true);
+		await().atMost(Duration.ofSeconds(60)).until(() -> node.status("together-tap").equals("deployed"));
+		assertThat(node.postForm("/streams/deployments/together", Map.of("properties", "module.*.count=0"))
+			.status()).isEqualTo(201);
+
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			ThroughputSink sink = (ThroughputSink) node.module("together.sink.throughput.1");
+			return sink != null && sink.totals().messages() == count;
+		});
+		// no record crossed Kafka between the modules: the pipes' topics were never written (nor made)
+		assertThat(TopicRecords.topics(topic -> topic.equals("together.0") || topic.equals("together.1"))
+			.stream()
+			.mapToLong(topic -> TopicRecords.count(List.of(topic)))
+			.sum()).isZero();
+		// the tap of the directly bound transform still went through its Kafka topic
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> TopicRecords.count(List.of("tap_3Astream_3Atogether.transform.1")) >= count);
+		var modules = node.get("/runtime/modules?size=1000").json().get("content");
+		List<String> direct = new java.util.ArrayList<>();
+		modules.forEach(module -> {
+			if (module.get("moduleId").asString().startsWith("together.")) {
+				module.get("deploymentProperties").properties().forEach(property -> {
+					if (property.getKey().endsWith("directBindingAllowed")) {
+						direct.add(module.get("moduleId").asString() + " " + property.getKey() + "="
+								+ property.getValue().asString());
+					}
+				});
+			}
+		});
+		assertThat(direct).containsExactlyInAnyOrder(
+				"together.source.load-generator.1 producer.directBindingAllowed=true",
+				"together.processor.transform.1 consumer.directBindingAllowed=true",
+				"together.processor.transform.1 producer.directBindingAllowed=true",
+				"together.sink.throughput.1 consumer.directBindingAllowed=true");
+	}
+
+	@Test
+	void aUserWhoWantsTheHopOnKafkaKeepsIt() {
+		int count = 1000;
+		node.createStream("hopping", "load-generator --messageCount=" + count + " --messageSize=100 | throughput "
+				+ "--reportEveryMs=0", false);
+		assertThat(node.postForm("/streams/deployments/hopping", Map.of("properties",
+				"module.*.count=0,module.load-generator.producer.directBindingAllowed=false")).status()).isEqualTo(201);
+		await().atMost(Duration.ofSeconds(60)).until(() -> TopicRecords.count(List.of("hopping.0")) >= count);
+		assertThat(node.postForm("/streams/definitions", Map.of("name", "forced", "definition", "time | log",
+				"deploy", "false")).status()).isEqualTo(201);
+		assertThat(node.postForm("/streams/deployments/forced", Map.of("properties",
+				"module.time.producer.directBindingAllowed=true")).status()).isEqualTo(400);
+	}
 }

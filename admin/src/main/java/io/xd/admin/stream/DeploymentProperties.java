@@ -27,7 +27,9 @@ public final class DeploymentProperties {
 	private static final String PREFIX = "module.";
 
 	/** The producer property whose value is an expression evaluated on every message. */
-	private static final String PARTITION_KEY_EXPRESSION = "partitionKeyExpression";
+	static final String PARTITION_KEY_EXPRESSION = "partitionKeyExpression";
+
+	private static final String DIRECT_BINDING = ModuleDeploymentProperties.DIRECT_BINDING_ALLOWED;
 
 	/** What option overrides start with. */
 	public static final String APP_PREFIX = "app.";
@@ -112,6 +114,17 @@ public final class DeploymentProperties {
 			}
 			else if (property.equals(ModuleDeploymentProperties.CRITERIA)) {
 				checkCriteria(value, problems);
+			}
+			else if (property.equals(BindingKeys.Side.PRODUCER.word() + "." + DIRECT_BINDING)) {
+				if (!value.trim().equalsIgnoreCase("false")) {
+					problems.add("'" + key + "' may only be false (to keep the hop on the transport); XD binds a pipe "
+							+ "directly itself when both its modules have count=0 and the same criteria and the "
+							+ "producer does not partition");
+				}
+			}
+			else if (property.equals(BindingKeys.Side.CONSUMER.word() + "." + DIRECT_BINDING)) {
+				problems.add("'" + key + "' is XD's to set; to keep a hop on the transport, set "
+						+ "module.<producer's label>.producer." + DIRECT_BINDING + "=false");
 			}
 			else if (side == null) {
 				problems.add("'" + key + "' is not a known deployment property; known keys are count, "

@@ -26,6 +26,8 @@ import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.MessageBus;
 import io.xd.bus.ProducerBinding;
+import io.xd.bus.SendCounter;
+import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.BindingKeys;
 import io.xd.core.ChannelNames;
 
@@ -74,6 +76,9 @@ public final class KafkaMessageBus implements MessageBus {
 
 	private final KafkaTaps taps;
 
+	/** The pipes bound directly, in this JVM. */
+	private final LocalMessageBus direct = new LocalMessageBus();
+
 	/** Producers shared by the bindings whose client configurations are equal. */
 	private final Map<Map<String, Object>, Producer<byte[], byte[]>> producers = new ConcurrentHashMap<>();
 
@@ -107,7 +112,41 @@ public final class KafkaMessageBus implements MessageBus {
 	@Override
 	public ProducerBinding bindProducer(String name, String tapName, BindingProperties properties) {
 		requirePointToPoint(name);
+		if (properties.directBinding() && !ChannelNames.isQueue(name)) {
+			return bindDirectProducer(name, tapName, properties, null);
+		}
 		return bindProducerTo(name, tapName, properties, true);
+	}
+
+	/**
+	 * Binds a producer as {@link MessageBus#bindProducer(String, String, BindingProperties, SendCounter)} says; a
+	 * pipe the admin allows to bind directly ({@link BindingProperties#directBinding()}) is bound in the JVM, as the
+	 * local bus binds it, with its tap (when it has one) still written to Kafka while someone reads it.
+	 */
+	@Override
+	public ProducerBinding bindProducer(String name, String tapName, BindingProperties properties,
+			SendCounter counter) {
+		requirePointToPoint(name);
+		if (!properties.directBinding() || ChannelNames.isQueue(name)) {
+			return MessageBus.super.bindProducer(name, tapName, properties, counter);
+		}
+		return bindDirectProducer(name, tapName, properties, counter);
+	}
+
+	private ProducerBinding bindDirectProducer(String name, String tapName, BindingProperties properties,
+			SendCounter counter) {
+		ProducerBinding direct = this.direct.bindProducer(name, null, BindingProperties.NONE, counter);
+		if (tapName == null) {
+			return direct;
+		}
+		try {
+			ProducerBinding tap = bindProducerTo(tapName, null, properties.withoutDirectBinding(), false);
+			return new DirectProducerBinding(direct, tap, KafkaTopicProvisioner.topicName(tapName), this.taps);
+		}
+		catch (RuntimeException ex) {
+			direct.unbind();
+			throw ex;
+		}
 	}
 
 	@Override
@@ -119,6 +158,9 @@ public final class KafkaMessageBus implements MessageBus {
 	@Override
 	public Binding bindConsumer(String name, MessageHandler handler, BindingProperties properties) {
 		requirePointToPoint(name);
+		if (properties.directBinding() && !ChannelNames.isQueue(name)) {
+			return this.direct.bindConsumer(name, handler, BindingProperties.NONE);
+		}
 		String topic = KafkaTopicProvisioner.topicName(name);
 		return bindConsumerTo(name, topic, topic, "earliest", handler, properties, true);
 	}
@@ -169,6 +211,7 @@ public final class KafkaMessageBus implements MessageBus {
 		}
 		this.closed = true;
 		this.taps.close();
+		this.direct.close();
 		for (KafkaConsumerBinding consumer : new ArrayList<>(this.consumers)) {
 			consumer.unbind();
 		}

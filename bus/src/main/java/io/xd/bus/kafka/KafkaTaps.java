@@ -29,6 +29,9 @@ final class KafkaTaps implements AutoCloseable {
 
 	private volatile Set<String> remoteActive = Set.of();
 
+	/** The flags of tap topics whose producers read one flag per message rather than look the topic up. */
+	private final Map<String, Flag> flags = new ConcurrentHashMap<>();
+
 	private final ScheduledExecutorService refresher;
 
 	KafkaTaps(KafkaTopicProvisioner topics, Duration refreshInterval) {
@@ -47,6 +50,20 @@ final class KafkaTaps implements AutoCloseable {
 		return this.localConsumers.containsKey(tapTopic) || this.remoteActive.contains(tapTopic);
 	}
 
+	/**
+	 * Whether {@code tapTopic} is active, as a flag this bus keeps up to date: one volatile read per message, for a
+	 * producer on a path as short as a direct binding.
+	 */
+	Flag flag(String tapTopic) {
+		Flag flag = this.flags.computeIfAbsent(tapTopic, topic -> new Flag());
+		flag.active = active(tapTopic);
+		return flag;
+	}
+
+	private void updateFlags() {
+		this.flags.forEach((topic, flag) -> flag.active = active(topic));
+	}
+
 	/** A producer of this bus writes to {@code tapTopic} while it is active; returns what undoes this. */
 	Runnable producerTapping(String tapTopic) {
 		this.tappedTopics.merge(tapTopic, 1, Integer::sum);
@@ -56,7 +73,11 @@ final class KafkaTaps implements AutoCloseable {
 	/** A consumer of {@code tapTopic} was bound on this bus; returns what undoes this. */
 	Runnable consumerBound(String tapTopic) {
 		this.localConsumers.merge(tapTopic, 1, Integer::sum);
-		return () -> this.localConsumers.computeIfPresent(tapTopic, KafkaTaps::decrement);
+		updateFlags();
+		return () -> {
+			this.localConsumers.computeIfPresent(tapTopic, KafkaTaps::decrement);
+			updateFlags();
+		};
 	}
 
 	private static Integer decrement(String topic, Integer count) {
@@ -77,6 +98,7 @@ final class KafkaTaps implements AutoCloseable {
 				}
 			}
 			this.remoteActive = active;
+			updateFlags();
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not refresh the tap subscribers; keeping the last known ones", ex);
@@ -86,5 +108,15 @@ final class KafkaTaps implements AutoCloseable {
 	@Override
 	public void close() {
 		this.refresher.shutdownNow();
+	}
+
+	/** Whether one tap topic has a subscriber. */
+	static final class Flag {
+
+		volatile boolean active;
+
+		boolean active() {
+			return this.active;
+		}
 	}
 }

@@ -33,6 +33,13 @@ public record ModuleDeploymentProperties(int count, String criteria, Map<String,
 	/** What the keys of {@link #consumer()} start with. */
 	public static final String CONSUMER_PREFIX = "consumer.";
 
+	/**
+	 * The binding key, on both ends of a pipe, of the admin's decision to bind it directly (Spring XD's name): the
+	 * admin sets it to {@code true}; a user may only set {@code producer.directBindingAllowed=false}, to keep a hop
+	 * on the transport.
+	 */
+	public static final String DIRECT_BINDING_ALLOWED = "directBindingAllowed";
+
 	/** The instance count of a module whose properties give none. */
 	public static final int DEFAULT_COUNT = 1;
 
