@@ -56,7 +56,7 @@ export function streamGraph(parsed, size = 'compact') {
 				const instances = runtime ? runtime.instances : 0;
 				const text = instances === 0 ? 'not running'
 					: formatRate(runtime.rate) + (instances > 1 ? ` ×${instances}` : '')
-						+ (runtime.errorRate > 0 ? `, ${formatRate(runtime.errorRate)} failing` : '');
+						+ (runtime.errorRate > 0 ? ` ✗${formatRate(runtime.errorRate)}` : '');
 				setText(node.rate, text);
 				setClass(node.group, `module state-${runtime ? runtime.state : 'none'}`);
 			}
