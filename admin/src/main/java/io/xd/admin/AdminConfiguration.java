@@ -90,6 +90,6 @@ public class AdminConfiguration {
 	public StreamService streamService(ClusterStore store, StreamPlanner planner, DeploymentSupervisor supervisor,
 			BindingKeys bindingKeys, AdminProperties properties) {
 		return new StreamService(store, planner, supervisor::trigger, bindingKeys,
-				properties.getLimits().toStreamLimits());
+				properties.getLimits().toStreamLimits(), properties.getDegradedWindow());
 	}
 }

@@ -6,6 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import io.xd.admin.audit.AuditTrail;
 import io.xd.admin.stream.StreamLimits;
+import io.xd.admin.stream.StreamService;
 
 /**
  * Settings of the admin server ({@code xd.admin.*}).
@@ -25,6 +26,13 @@ public class AdminProperties {
 	 * container's node disappears only after its ZooKeeper session times out.
 	 */
 	private Duration departureGracePeriod = Duration.ofSeconds(2);
+
+	/**
+	 * How recent a module's failure on a message (its handling threw, or the bus moved it to the dead-letter topic or
+	 * {@code topic:xd.errors}) must be for its deployed stream to show as {@code degraded}; once this long passes
+	 * without one, the stream is {@code deployed} again.
+	 */
+	private Duration degradedWindow = StreamService.DEFAULT_DEGRADED_WINDOW;
 
 	/** Caps on what one stream may ask for. */
 	private final Limits limits = new Limits();
@@ -54,6 +62,14 @@ public class AdminProperties {
 
 	public void setDeploymentTimeout(Duration deploymentTimeout) {
 		this.deploymentTimeout = deploymentTimeout;
+	}
+
+	public Duration getDegradedWindow() {
+		return this.degradedWindow;
+	}
+
+	public void setDegradedWindow(Duration degradedWindow) {
+		this.degradedWindow = degradedWindow;
 	}
 
 	public Duration getReconcileInterval() {

@@ -277,7 +277,15 @@ public final class ContainerServer implements AutoCloseable {
 		}
 	}
 
-	/** Measures each deployed module's message rate and updates its status node with it. */
+	/** The status with the module's latest rates, failure counts and last failure. */
+	private static ModuleStatus measured(ModuleStatus status, ModuleMeters meters) {
+		ModuleMeters.Rates rates = meters.rates();
+		ModuleMeters.Failure last = meters.lastError();
+		return status.withMeasurement(rates.messages(), rates.errors(), meters.errors(), meters.deadLetters(),
+				(last == null) ? null : new ModuleStatus.LastError(last.time(), reason(last.cause())));
+	}
+
+	/** Measures each deployed module's message and error rates and updates its status node with them. */
 	private void reportRates() {
 		Map<String, RunningModule> running;
 		synchronized (this) {
@@ -290,7 +298,7 @@ public final class ContainerServer implements AutoCloseable {
 				if (status == null || !status.isDeployed()) {
 					return;
 				}
-				updated = status.withRate(module.meters().rate());
+				updated = measured(status, module.meters());
 				this.statuses.put(moduleId, updated);
 			}
 			try {

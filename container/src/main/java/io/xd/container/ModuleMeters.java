@@ -22,6 +22,7 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.bus.ConsumerFailedException;
+import io.xd.bus.DeadLetterCounter;
 import io.xd.bus.DirectConsumer;
 import io.xd.bus.SendCounter;
 import io.xd.core.cluster.ModuleDeployment;
@@ -41,7 +42,11 @@ import io.xd.modules.internal.metrics.MessageTotals;
  * <li>{@code xd.module.bytes.in} / {@code xd.module.bytes.out}: their payload sizes ({@code byte[]} length, or the
  * length in characters of a {@code String}; other payloads count 0);</li>
  * <li>{@code xd.module.errors}: messages whose handling threw in this module (a failure further down a direct
- * binding, thrown back through this module, is counted by the module where it happened);</li>
+ * binding, thrown back through this module, is counted by the module where it happened; a message that the bus
+ * delivers again counts once per attempt);</li>
+ * <li>{@code xd.module.dead.letters}: messages the bus gave up on and moved to its error path (the Kafka bus's
+ * dead-letter topic, the local bus's {@code topic:xd.errors}) after this module failed on them
+ * ({@link DeadLetterCounter});</li>
  * <li>{@code xd.module.handling}: the time the module took to handle a message, measured on each handling thread's
  * first message (per binding it arrives through) and then on one message in {@value #SAMPLED_ONE_IN} of that thread,
  * so that neither the clock nor the timer is touched per message on the hot path;</li>
@@ -52,7 +57,8 @@ import io.xd.modules.internal.metrics.MessageTotals;
  * Counting goes through {@link MessageCounter}s: a message costs two plain stores in a cell that only the counting
  * thread writes (no atomic operation, no field shared by threads, no allocation), which a direct-bound stream of
  * tens of millions of messages a second can afford; the meters sum the threads' cells only when read (scraped, or
- * by {@link #rate()}), and see every message counted before the read. Several threads may hand messages to one
+ * by {@link #rates()}), and see every message counted before the read. The latest failure (its time and cause) is
+ * kept for the module's status ({@link #lastError()}). Several threads may hand messages to one
  * module (a processor with several producers upstream, a {@code queue:} channel with several consumers): each
  * counts in its own cell, so none of their counts is lost; which messages are timed is chosen from the same
  * per-thread count.
@@ -82,6 +88,11 @@ public final class ModuleMeters {
 
 	private final LongAdder errors = new LongAdder();
 
+	private final LongAdder deadLetters = new LongAdder();
+
+	/** The latest failure, or {@code null} while there was none. */
+	private volatile Failure lastError;
+
 	private final Timer handling;
 
 	private final MeterRegistry registry;
@@ -94,6 +105,8 @@ public final class ModuleMeters {
 	private LatestLatency latency;
 
 	private long lastCount;
+
+	private long lastErrors;
 
 	private long lastNanos = System.nanoTime();
 
@@ -111,6 +124,8 @@ public final class ModuleMeters {
 			counter("xd.module.bytes.out", "payload bytes the module sent", "bytes", this.out, Counts::bytes, tags);
 		}
 		counter("xd.module.errors", "messages whose handling threw", null, this.errors, LongAdder::sum, tags);
+		counter("xd.module.dead.letters", "messages the bus moved to its error path after the module failed on them",
+				null, this.deadLetters, LongAdder::sum, tags);
 		if (this.source) {
 			this.handling = null;
 		}
@@ -197,14 +212,41 @@ public final class ModuleMeters {
 		});
 	}
 
-	/** Messages handled (or, for a source, sent) per second since the previous call. */
-	synchronized double rate() {
+	/**
+	 * Messages handled (or, for a source, sent) and messages whose handling threw, each per second since the previous
+	 * call.
+	 */
+	synchronized Rates rates() {
 		long count = this.source ? this.out.messages() : this.in.messages();
+		long failed = this.errors.sum();
 		long now = System.nanoTime();
-		double rate = (now > this.lastNanos) ? (count - this.lastCount) * 1e9 / (now - this.lastNanos) : 0.0;
+		long elapsed = now - this.lastNanos;
+		Rates rates = (elapsed > 0)
+				? new Rates((count - this.lastCount) * 1e9 / elapsed, (failed - this.lastErrors) * 1e9 / elapsed)
+				: new Rates(0.0, 0.0);
 		this.lastCount = count;
+		this.lastErrors = failed;
 		this.lastNanos = now;
-		return rate;
+		return rates;
+	}
+
+	/** Messages whose handling threw in this module so far (each attempt of a redelivered one). */
+	public long errors() {
+		return this.errors.sum();
+	}
+
+	/** Messages the bus moved to its error path after this module failed on them. */
+	public long deadLetters() {
+		return this.deadLetters.sum();
+	}
+
+	/** The latest failure of a message in this module, or {@code null} while there was none. */
+	public Failure lastError() {
+		return this.lastError;
+	}
+
+	private void recordFailure(Throwable cause) {
+		this.lastError = new Failure(System.currentTimeMillis(), cause);
 	}
 
 	public long messagesIn() {
@@ -293,7 +335,7 @@ public final class ModuleMeters {
 	 * A module's input: counts each message, times the sampled ones, counts failures. Its count is the module's own,
 	 * or that of a direct hop, shared with the producing module's output.
 	 */
-	private final class MeteredHandler implements DirectConsumer {
+	private final class MeteredHandler implements DirectConsumer, DeadLetterCounter {
 
 		private final MessageHandler delegate;
 
@@ -347,8 +389,42 @@ public final class ModuleMeters {
 			// a failure further down a direct binding is counted by the module where it happened
 			if (!ConsumerFailedException.isReported(ex)) {
 				ModuleMeters.this.errors.increment();
+				recordFailure(ex);
 			}
 		}
+
+		@Override
+		public void deadLettered(Throwable cause) {
+			ModuleMeters.this.deadLetters.increment();
+			// the bus's exception wraps the module's: the latest failure keeps the module's own, counted above, unless
+			// the message failed before it reached the module (a record the bus could not convert)
+			Failure last = ModuleMeters.this.lastError;
+			if (last == null || !causedBy(cause, last.cause())) {
+				recordFailure(cause);
+			}
+		}
+
+		private static boolean causedBy(Throwable ex, Throwable cause) {
+			for (Throwable t = ex; t != null; t = (t.getCause() == t) ? null : t.getCause()) {
+				if (t == cause) {
+					return true;
+				}
+			}
+			return false;
+		}
+	}
+
+	/** Messages handled (a source: sent) and failed, per second. */
+	record Rates(double messages, double errors) {
+	}
+
+	/**
+	 * A failure of a message in the module.
+	 *
+	 * @param time when, in milliseconds since the epoch
+	 * @param cause what was thrown
+	 */
+	public record Failure(long time, Throwable cause) {
 	}
 
 	/** The module's percentiles, computed at most once per scrape (each quantile's gauge reads the same copy). */

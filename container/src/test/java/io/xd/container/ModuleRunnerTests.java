@@ -46,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /** The module runner on the local bus, with modules of the test's own: no ZooKeeper, no broker. */
@@ -182,7 +183,7 @@ class ModuleRunnerTests {
 
 	@Test
 	void aDirectlyBoundSinkThatThrowsCountsTheErrorAloneAndPublishesItToTheErrorsTopic() {
-		this.runner.deploy(deployment("failing", ModuleType.SINK, 2, pipe(1), null, null));
+		RunningModule failing = this.runner.deploy(deployment("failing", ModuleType.SINK, 2, pipe(1), null, null));
 		this.runner.deploy(deployment("upper", ModuleType.PROCESSOR, 1, pipe(0), pipe(1), null));
 		RunningModule source = this.runner.deploy(deployment("emitter", ModuleType.SOURCE, 0, null, pipe(0), null));
 
@@ -205,6 +206,12 @@ class ModuleRunnerTests {
 		assertThat(error.getOriginalMessage().getPayload()).isEqualTo("B");
 		assertThat(errors("failing")).isEqualTo(2);
 		assertThat(errors("upper")).isZero();
+		// what went to the errors topic counts as the failing module's dead letters, whether or not anyone listened
+		assertThat(deadLetters("failing")).isEqualTo(2);
+		assertThat(deadLetters("upper")).isZero();
+		assertThat(failing.meters().lastError().cause()).hasMessage("cannot store B");
+		assertThat(failing.meters().lastError().time()).isCloseTo(System.currentTimeMillis(), within(5_000L));
+		assertThat(failing.meters().rates().errors()).isPositive();
 	}
 
 	@Test
@@ -219,10 +226,15 @@ class ModuleRunnerTests {
 		await().atMost(5, TimeUnit.SECONDS).until(() -> errorTopic.size() == 1);
 		assertThat(((ErrorMessage) errorTopic.get(0)).getPayload()).hasRootCauseMessage("cannot store C");
 		assertThat(errors("failing")).isEqualTo(1);
+		assertThat(deadLetters("failing")).isEqualTo(1);
 	}
 
 	private double errors(String module) {
 		return this.meters.get("xd.module.errors").tag("module", module).functionCounter().count();
+	}
+
+	private double deadLetters(String module) {
+		return this.meters.get("xd.module.dead.letters").tag("module", module).functionCounter().count();
 	}
 
 	@Test

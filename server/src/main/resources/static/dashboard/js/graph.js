@@ -55,7 +55,8 @@ export function streamGraph(parsed, size = 'compact') {
 				const runtime = byLabel ? byLabel.get(label) : undefined;
 				const instances = runtime ? runtime.instances : 0;
 				const text = instances === 0 ? 'not running'
-					: formatRate(runtime.rate) + (instances > 1 ? ` ×${instances}` : '');
+					: formatRate(runtime.rate) + (instances > 1 ? ` ×${instances}` : '')
+						+ (runtime.errorRate > 0 ? ` ✗${formatRate(runtime.errorRate)}` : '');
 				setText(node.rate, text);
 				setClass(node.group, `module state-${runtime ? runtime.state : 'none'}`);
 			}

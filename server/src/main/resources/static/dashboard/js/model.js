@@ -1,11 +1,13 @@
 /**
  * What one poll brings, indexed for the views: the module instances of /runtime/modules grouped by stream, then by
- * label, with summed rates and a state per label.
+ * label, with summed rates, error rates and failure counts and a state per label ('degraded': every instance runs,
+ * and some failed on messages over the last measuring interval).
  */
 
 /**
  * @param instances the content of GET /runtime/modules
- * @returns {Map<string, {instances: object[], byLabel: Map<string, {rate, instances, state}>}>} by stream name
+ * @returns {Map<string, {instances: object[], byLabel: Map<string, {rate, errorRate, errors, deadLetters, instances,
+ *     state}>}>} by stream name
  */
 export function indexRuntime(instances) {
 	const byStream = new Map();
@@ -20,13 +22,19 @@ export function indexRuntime(instances) {
 		const label = labelOf(instance);
 		let summary = entry.byLabel.get(label);
 		if (!summary) {
-			summary = { rate: null, instances: 0, deployed: 0, failed: 0, state: 'deploying' };
+			summary = { rate: null, errorRate: null, errors: 0, deadLetters: 0, instances: 0, deployed: 0, failed: 0,
+				state: 'deploying' };
 			entry.byLabel.set(label, summary);
 		}
 		summary.instances++;
 		if (typeof instance.messageRate === 'number') {
 			summary.rate = (summary.rate || 0) + instance.messageRate;
 		}
+		if (typeof instance.errorRate === 'number') {
+			summary.errorRate = (summary.errorRate || 0) + instance.errorRate;
+		}
+		summary.errors += instance.errors || 0;
+		summary.deadLetters += instance.deadLetters || 0;
 		if (instance.deploymentStatus === 'deployed') {
 			summary.deployed++;
 		}
@@ -34,7 +42,8 @@ export function indexRuntime(instances) {
 			summary.failed++;
 		}
 		summary.state = summary.failed > 0 ? 'failed'
-			: summary.deployed === summary.instances ? 'deployed' : 'deploying';
+			: summary.deployed !== summary.instances ? 'deploying'
+				: summary.errorRate > 0 ? 'degraded' : 'deployed';
 	}
 	return byStream;
 }

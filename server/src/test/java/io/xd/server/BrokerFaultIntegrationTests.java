@@ -82,7 +82,8 @@ class BrokerFaultIntegrationTests {
 			// the bridge's commits fail while the broker is away: what it handled since its last commit comes again,
 			// at most the polls of that time (max.poll.records = 500 each)
 			assertThat(reader.duplicates()).isLessThanOrEqualTo(MESSAGES / 10);
-			assertThat(api.status("faulted")).isEqualTo("deployed");
+			// running: deployed, or degraded for a minute if the bridge failed on messages while the broker was away
+			assertThat(api.status("faulted")).isIn("deployed", "degraded");
 		}
 	}
 }

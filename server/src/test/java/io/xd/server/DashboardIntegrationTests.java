@@ -309,6 +309,31 @@ class DashboardIntegrationTests {
 		assertThat(node.delete("/streams/definitions/scaled").status()).isEqualTo(200);
 	}
 
+	/** A stream whose processor fails every message is degraded, and the processor's errors show in red. */
+	@Test
+	@Order(5)
+	void showsAStreamFailingMessagesAsDegradedWithTheModulesErrors() {
+		assertThat(node.createStream("sick", "load-generator --messageCount=100000 --rate=10 --messageSize=64"
+				+ " --generateTimestamp=true | fail-on --every=1 | log", true).status()).isEqualTo(201);
+		openPage("#/streams");
+		// the container reports the failures with its rates, every 5 s
+		waitForText(streamCell("sick", ".status.status-degraded"), "degraded"::equals);
+		waitUntil(driver -> driver.findElement(By.id("stream-summary")).getText().contains("1 degraded"));
+		openPage("#/streams/sick");
+		waitForText(By.id("stream-status"), "degraded"::equals);
+		By errors = By.cssSelector("#instances tr[data-module='sick.processor.fail-on.1'] td.errors.error-text");
+		assertThat(waitForText(errors, text -> !text.isEmpty())).matches("[1-9][0-9]* \\(.*/s\\)");
+		assertThat(browser.findElement(By.cssSelector(
+				"#instances tr[data-module='sick.processor.fail-on.1'] td.dead-letters.error-text")).getText())
+			.matches("[1-9][0-9]*");
+		assertThat(browser.findElement(By.cssSelector(
+				"#instances tr[data-module='sick.processor.fail-on.1'] td:last-child")).getText())
+			.contains("fail-on refuses sequence number");
+		assertThat(browser.findElements(By.cssSelector("#stream-graph .module.state-degraded"))).isNotEmpty();
+		screenshot("degraded");
+		assertThat(node.delete("/streams/definitions/sick").status()).isEqualTo(200);
+	}
+
 	private static long instances(WebDriver driver, String prefix) {
 		return driver.findElements(By.cssSelector("#instances tr[data-module^='" + prefix + "']")).size();
 	}

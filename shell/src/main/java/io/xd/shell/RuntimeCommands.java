@@ -65,17 +65,23 @@ final class RuntimeCommands {
 		query.put("moduleId", invocation.option("moduleId"));
 		JsonNode page = this.session.admin().get("/runtime/modules" + AdminClient.query(query));
 		Table table = new Table("Module Id", "Container Id", "Options", "Deployment Properties", "Unit status",
-				"Message Rate");
+				"Message Rate", "Error Rate", "Errors", "Dead Letters");
 		for (JsonNode module : Json.content(page)) {
 			table.row(Json.text(module, "moduleId"), Json.text(module, "containerId"),
 					Json.pairs(module.path("moduleOptions")), Json.pairs(module.path("deploymentProperties")),
-					Json.text(module, "deploymentStatus"), rate(module.path("messageRate")));
+					Json.text(module, "deploymentStatus"), rate(module.path("messageRate")),
+					rate(module.path("errorRate")), Json.text(module, "errors"), Json.text(module, "deadLetters"));
 		}
 		invocation.out().print(table.render());
 		for (JsonNode module : Json.content(page)) {
 			String error = Json.text(module, "error");
 			if (!error.isEmpty()) {
 				invocation.out().println("Module " + Json.text(module, "moduleId") + " failed: " + error);
+			}
+			JsonNode last = module.path("lastError");
+			if (last.isObject()) {
+				invocation.out().println("Module " + Json.text(module, "moduleId") + " last failed on a message at "
+						+ Json.text(last, "time") + ": " + Json.text(last, "reason"));
 			}
 		}
 		return ExitStatus.OK;

@@ -274,18 +274,30 @@ class ShellCommandsTests {
 		this.admin.answer("GET", "/runtime/modules?containerId=c-1", 200, page("""
 				{"moduleId":"ticktock.sink.log.1","name":"log","moduleType":"sink","containerId":"c-1",
 				 "moduleOptions":{"level":"INFO"},"deploymentProperties":{"count":"1"},
-				 "deploymentStatus":"deployed","messageRate":12.5}""", """
+				 "deploymentStatus":"deployed","messageRate":12.5,"errors":0,"errorRate":0.0,"deadLetters":0}""", """
 				{"moduleId":"ticktock.source.time.0","name":"time","moduleType":"source","containerId":"c-1",
 				 "moduleOptions":{},"deploymentProperties":{"count":"1","criteria":"groups.contains('a')"},
 				 "deploymentStatus":"deploying","messageRate":null}"""));
 		assertThat(run("runtime modules --containerId c-1")).isTrue();
 		assertThat(this.admin.onlyRequest().toString()).isEqualTo("GET /runtime/modules?containerId=c-1");
 		assertThat(output()).isEqualTo("""
-				Module Id               Container Id  Options     Deployment Properties                   Unit status  Message Rate
-				----------------------  ------------  ----------  --------------------------------------  -----------  ------------
-				ticktock.sink.log.1     c-1           level=INFO  count=1                                 deployed     12.50
+				Module Id               Container Id  Options     Deployment Properties                   Unit status  Message Rate  Error Rate  Errors  Dead Letters
+				----------------------  ------------  ----------  --------------------------------------  -----------  ------------  ----------  ------  ------------
+				ticktock.sink.log.1     c-1           level=INFO  count=1                                 deployed     12.50         0.00        0       0
 				ticktock.source.time.0  c-1                       count=1, criteria=groups.contains('a')  deploying
 				""");
+	}
+
+	@Test
+	void showsAModulesFailuresOnMessagesAndItsLastError() {
+		this.admin.answer("GET", "/runtime/modules", 200, page("""
+				{"moduleId":"s.processor.transform.1","containerId":"c-1","moduleOptions":{},"deploymentProperties":{},
+				 "deploymentStatus":"deployed","messageRate":1.0,"errors":42,"errorRate":3.0,"deadLetters":14,
+				 "lastError":{"time":"2026-11-26T15:13:17.233Z","reason":"EL1004E: Method call: no toUpperCase()"}}"""));
+		assertThat(run("runtime modules")).isTrue();
+		assertThat(output()).contains("Error Rate  Errors  Dead Letters", "deployed     1.00          3.00        42      14")
+			.endsWith("Module s.processor.transform.1 last failed on a message at 2026-11-26T15:13:17.233Z: "
+					+ "EL1004E: Method call: no toUpperCase()\n");
 	}
 
 	@Test

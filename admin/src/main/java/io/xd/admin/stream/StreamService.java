@@ -1,5 +1,6 @@
 package io.xd.admin.stream;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,9 @@ import io.xd.core.cluster.StreamRelease;
 public final class StreamService {
 
 
+	/** How recent a module's failure on a message must be for its stream to be degraded, by default. */
+	public static final Duration DEFAULT_DEGRADED_WINDOW = Duration.ofMinutes(1);
+
 	private final ClusterStore store;
 
 	private final StreamPlanner planner;
@@ -36,6 +40,8 @@ public final class StreamService {
 	private final BindingKeys bindingKeys;
 
 	private final StreamLimits limits;
+
+	private final Duration degradedWindow;
 
 	/**
 	 * @param onDeploymentChange called after a deployment is requested or withdrawn (wakes the supervisor)
@@ -49,6 +55,16 @@ public final class StreamService {
 	/** As above, with the caps on what one stream may ask for. */
 	public StreamService(ClusterStore store, StreamPlanner planner, Runnable onDeploymentChange,
 			BindingKeys bindingKeys, StreamLimits limits) {
+		this(store, planner, onDeploymentChange, bindingKeys, limits, DEFAULT_DEGRADED_WINDOW);
+	}
+
+	/**
+	 * As above, with the window within which a failure of a module on a message makes its running stream
+	 * {@link DeploymentState#DEGRADED}.
+	 */
+	public StreamService(ClusterStore store, StreamPlanner planner, Runnable onDeploymentChange,
+			BindingKeys bindingKeys, StreamLimits limits, Duration degradedWindow) {
+		this.degradedWindow = degradedWindow;
 		this.store = store;
 		this.planner = planner;
 		this.onDeploymentChange = onDeploymentChange;
@@ -324,6 +340,8 @@ public final class StreamService {
 		boolean complete = true;
 		boolean failed = false;
 		boolean waiting = false;
+		boolean degraded = false;
+		long failuresSince = System.currentTimeMillis() - this.degradedWindow.toMillis();
 		for (StreamModule module : definition.modules()) {
 			String prefix = ModuleId.instancePrefix(stream.name(), module.type().label(), module.label());
 			ModuleDeploymentProperties resolved = properties.module(module.label());
@@ -344,6 +362,7 @@ public final class StreamService {
 				}
 			}
 			complete &= deployed >= expected;
+			degraded |= view.failedSince(prefix, failuresSince);
 		}
 		if (failed) {
 			return DeploymentState.FAILED;
@@ -351,7 +370,10 @@ public final class StreamService {
 		if (waiting) {
 			return DeploymentState.DEPLOYING;
 		}
-		return complete ? DeploymentState.DEPLOYED : DeploymentState.INCOMPLETE;
+		if (!complete) {
+			return DeploymentState.INCOMPLETE;
+		}
+		return degraded ? DeploymentState.DEGRADED : DeploymentState.DEPLOYED;
 	}
 
 	/** The stream of that name; a name no stream can have is refused before ZooKeeper is asked. */
@@ -413,6 +435,22 @@ public final class StreamService {
 				}
 			}
 			return count;
+		}
+
+		/** Whether a running instance of the module failed on a message at or after {@code sinceMillis}. */
+		boolean failedSince(String modulePrefix, long sinceMillis) {
+			for (Map.Entry<String, Map<String, ModuleStatus>> container : this.runtime.entrySet()) {
+				if (!this.containers.containsKey(container.getKey())) {
+					continue;
+				}
+				for (Map.Entry<String, ModuleStatus> module : container.getValue().entrySet()) {
+					if (module.getKey().startsWith(modulePrefix) && module.getValue().isDeployed()
+							&& module.getValue().failedSince(sinceMillis)) {
+						return true;
+					}
+				}
+			}
+			return false;
 		}
 	}
 }

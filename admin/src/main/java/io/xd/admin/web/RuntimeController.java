@@ -1,5 +1,6 @@
 package io.xd.admin.web;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,11 +72,15 @@ public class RuntimeController {
 				}
 				ModuleStatus status = runtime.getOrDefault(container, Map.of()).get(id);
 				DeploymentState state = (status == null) ? DeploymentState.DEPLOYING : status.state();
+				ModuleStatus.LastError last = (status == null) ? null : status.lastError();
 				modules.add(new ModuleInfo(id, module.name(), module.stream(), module.type(), container,
 						this.secrets.options(module.type(), module.name(), module.options()), module.properties().asMap(),
 						state.label(),
 						(status == null) ? null : status.error(), (status == null) ? null : status.messageRate(),
-						(status == null) ? null : java.time.Instant.ofEpochMilli(status.since()).toString()));
+						(status == null) ? null : Instant.ofEpochMilli(status.since()).toString(),
+						(status == null) ? 0 : status.errors(), (status == null) ? null : status.errorRate(),
+						(status == null) ? 0 : status.deadLetters(),
+						(last == null) ? null : new LastError(Instant.ofEpochMilli(last.time()).toString(), last.reason())));
 			});
 		});
 		return PageResponse.of(modules, page, size);
@@ -112,9 +117,27 @@ public class RuntimeController {
 	 * @param messageRate messages per second the instance handled (a source: sent) over the container's last
 	 *     measuring interval (5 s), or null before the first
 	 * @param since when the instance reached its status (ISO-8601): for a deployed one, when it started
+	 * @param errors messages whose handling threw in the instance since it started (each attempt of a message the bus
+	 *     delivers again counts), as the container last reported
+	 * @param errorRate those failures per second over the container's last measuring interval, or null before the
+	 *     first
+	 * @param deadLetters messages the bus gave up on after the instance failed on them: published to the Kafka
+	 *     dead-letter topic, or to {@code topic:xd.errors} on the local bus
+	 * @param lastError the latest of those failures, or null while there was none
 	 */
 	public record ModuleInfo(String moduleId, String name, String unitName, String moduleType, String containerId,
 			Map<String, String> moduleOptions, Map<String, String> deploymentProperties, String deploymentStatus,
-			String error, Double messageRate, String since) {
+			String error, Double messageRate, String since, long errors, Double errorRate, long deadLetters,
+			LastError lastError) {
+	}
+
+	/**
+	 * A module instance's latest failure on a message.
+	 *
+	 * @param time when (ISO-8601)
+	 * @param reason the first line of the exception's message, at most 300 characters; the container's log has the
+	 *     whole exception
+	 */
+	public record LastError(String time, String reason) {
 	}
 }

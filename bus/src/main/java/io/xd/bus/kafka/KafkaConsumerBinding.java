@@ -41,6 +41,8 @@ import org.springframework.kafka.support.Acknowledgment;
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.bus.Binding;
+import io.xd.bus.DeadLetterCounter;
+import io.xd.bus.FailureLog;
 
 /**
  * The receiving end of a channel on Kafka: a Spring Kafka listener container of {@code concurrency} threads in one
@@ -50,7 +52,9 @@ import io.xd.bus.Binding;
  * this bus is acknowledged ({@link InFlightSends}).</li>
  * <li>A record whose handler throws is delivered again with the binding's back-off, up to {@code maxAttempts}
  * times, then published to the dead-letter topic with the exception in its headers; the records before it in the
- * poll are committed, the ones after it are delivered again.</li>
+ * poll are committed, the ones after it are delivered again. Each record published there is counted by the handler
+ * when it is a {@link DeadLetterCounter}, and logged through a {@link FailureLog}: the first of each kind of failure
+ * with its stack trace, later ones as a count; the attempts before the last are logged at DEBUG only.</li>
  * <li>{@link #unbind()} pauses the consumer first, so that what the last poll handled is committed before it stops
  * and the next owner of its partitions repeats nothing.</li>
  * <li>In transactional mode each poll is handled in a Kafka transaction of the listener thread
@@ -109,6 +113,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	private volatile boolean unbound;
 
+	/** The dead letters' log: the first of each kind with its stack trace, then a count now and then. */
+	private final FailureLog failures = new FailureLog(logger);
+
 	/**
 	 * A binding of {@code handler} to {@code topic}, not started.
 	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
@@ -161,17 +168,26 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> toDeadLetterTopic = (record,
 				ex) -> new TopicPartition(deadLetterTopic, -1);
 		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters, toDeadLetterTopic);
-		this.listener.setCommonErrorHandler(new DefaultErrorHandler((ConsumerAwareRecordRecoverer) (record, consumer,
+		DeadLetterCounter counter = (handler instanceof DeadLetterCounter c) ? c : null;
+		DefaultErrorHandler errorHandler = new DefaultErrorHandler((ConsumerAwareRecordRecoverer) (record, consumer,
 				ex) -> {
-			logger.error("Giving up on a record of '{}' (partition {}, offset {}) after its last attempt; it goes to "
-					+ "the dead-letter topic {}", name, record.partition(), record.offset(), deadLetterTopic, ex);
 			if (settings.transactional()) {
 				deadLetterInTransaction(record, consumer, ex, deadLetters, toDeadLetterTopic);
 			}
 			else {
 				recoverer.accept(record, ex);
 			}
-		}, settings.backOff()));
+			this.failures.failed("Gave up on a record of '" + name + "' (partition " + record.partition() + ", offset "
+					+ record.offset() + ") after its last attempt; it went to the dead-letter topic " + deadLetterTopic,
+					ex);
+			if (counter != null) {
+				counter.deadLettered(ex);
+			}
+		}, settings.backOff());
+		// each failed attempt is counted by the module's meters and each dead letter logged above (the first of its
+		// kind with the stack trace): Spring Kafka's line per attempt would repeat the same trace at ERROR
+		errorHandler.setLogLevel(org.springframework.kafka.KafkaException.Level.DEBUG);
+		this.listener.setCommonErrorHandler(errorHandler);
 	}
 
 	/**

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageDeliveryException;
@@ -23,13 +22,13 @@ final class ConsumerGroup {
 
 	private final BlockingQueue<Message<?>> queue;
 
-	private final BiConsumer<Message<?>, Throwable> onFailure;
+	private final Failures onFailure;
 
 	private final List<Dispatcher> dispatchers = new ArrayList<>();
 
 	private int threadCount;
 
-	ConsumerGroup(String channel, int capacity, BiConsumer<Message<?>, Throwable> onFailure) {
+	ConsumerGroup(String channel, int capacity, Failures onFailure) {
 		this.channel = channel;
 		this.queue = new ArrayBlockingQueue<>(capacity);
 		this.onFailure = onFailure;
@@ -110,9 +109,16 @@ final class ConsumerGroup {
 					this.handler.handleMessage(message);
 				}
 				catch (Throwable ex) {
-					ConsumerGroup.this.onFailure.accept(message, ex);
+					ConsumerGroup.this.onFailure.failed(this.handler, message, ex);
 				}
 			}
 		}
+	}
+
+	/** Hears of a consumer's failure on a message, on the consumer's thread. */
+	@FunctionalInterface
+	interface Failures {
+
+		void failed(MessageHandler consumer, Message<?> message, Throwable ex);
 	}
 }

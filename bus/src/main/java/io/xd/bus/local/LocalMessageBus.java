@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,9 @@ import org.springframework.messaging.support.ErrorMessage;
 import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.ConsumerFailedException;
+import io.xd.bus.DeadLetterCounter;
 import io.xd.bus.DirectConsumer;
+import io.xd.bus.FailureLog;
 import io.xd.bus.MessageBus;
 import io.xd.bus.ProducerBinding;
 import io.xd.bus.SendCounter;
@@ -46,7 +49,9 @@ import io.xd.core.ChannelNames;
  * Full queues block the producer rather than lose messages. A consumer that fails on a message, directly bound or
  * queued, has the failure logged and published, as an {@link ErrorMessage} carrying the exception and the message,
  * to {@value #ERRORS}, which any stream may consume ({@code topic:xd.errors > log}); like any topic, it keeps nothing
- * while no one consumes it, but the log line is always written. An {@link Error} (such as
+ * while no one consumes it. Each such message counts as a dead letter of its consumer (a handler that is a
+ * {@link DeadLetterCounter}). The log has the first failure of each kind per channel with its stack trace, then a
+ * line with the count at most every 30 s ({@link FailureLog}), rather than a stack trace per message. An {@link Error} (such as
  * {@link OutOfMemoryError}) is thrown as it is, unreported. The local bus accepts no binding properties.
  */
 public final class LocalMessageBus implements MessageBus {
@@ -71,6 +76,9 @@ public final class LocalMessageBus implements MessageBus {
 	private final Map<String, Topic> topics = new HashMap<>();
 
 	private final List<Binding> bindings = new ArrayList<>();
+
+	/** The failure log of each channel whose consumers failed. */
+	private final Map<String, FailureLog> failureLogs = new ConcurrentHashMap<>();
 
 	private boolean closed;
 
@@ -187,7 +195,8 @@ public final class LocalMessageBus implements MessageBus {
 			// a group back after its last consumer left finds the messages that were still queued for it
 			consumers = topic.idleGroups.remove(groupName);
 			if (consumers == null) {
-				consumers = new ConsumerGroup(name, this.queueCapacity, (message, ex) -> failed(name, message, ex));
+				consumers = new ConsumerGroup(name, this.queueCapacity,
+						(consumer, message, ex) -> failed(name, consumer, message, ex));
 			}
 			topic.groups.put(groupName, consumers);
 			topic.refreshGroups();
@@ -302,7 +311,8 @@ public final class LocalMessageBus implements MessageBus {
 
 	private ConsumerGroup queue(String name) {
 		return this.queues.computeIfAbsent(name,
-				key -> new ConsumerGroup(key, this.queueCapacity, (message, ex) -> failed(key, message, ex)));
+				key -> new ConsumerGroup(key, this.queueCapacity,
+						(consumer, message, ex) -> failed(key, consumer, message, ex)));
 	}
 
 	private Topic topic(String name) {
@@ -322,21 +332,29 @@ public final class LocalMessageBus implements MessageBus {
 				if (ConsumerFailedException.isReported(ex)) {
 					throw ex;
 				}
-				failed(channel, message, ex);
+				failed(channel, consumer, message, ex);
 				throw new ConsumerFailedException(message, "A consumer of '" + channel
 						+ "' failed to handle the message; the failure is published to " + ERRORS, ex);
 			}
 		};
 	}
 
-	private void failed(String channel, Message<?> message, Throwable ex) {
+	/**
+	 * Logs a consumer's failure (the first of its kind with the stack trace, then counted: {@link FailureLog}),
+	 * publishes it to {@value #ERRORS} and counts it as a dead letter of the consumer ({@link DeadLetterCounter}).
+	 */
+	private void failed(String channel, MessageHandler consumer, Message<?> message, Throwable ex) {
 		if (ConsumerFailedException.isReported(ex)) {
 			// a directly bound consumer further down failed, and was reported there
 			return;
 		}
-		logger.error("A consumer of '{}' failed to handle a message; it is published to {}", channel, ERRORS, ex);
+		this.failureLogs.computeIfAbsent(channel, key -> new FailureLog(logger))
+			.failed("A consumer of '" + channel + "' failed to handle a message; it is published to " + ERRORS, ex);
 		if (ERRORS.equals(channel)) {
 			return;
+		}
+		if (consumer instanceof DeadLetterCounter counter) {
+			counter.deadLettered(ex);
 		}
 		Topic errors;
 		synchronized (this) {

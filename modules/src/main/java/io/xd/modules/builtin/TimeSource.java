@@ -74,6 +74,9 @@ public final class TimeSource implements Source {
 
 	private ScheduledExecutorService scheduler;
 
+	/** Sends that failed so far: the first is logged with its stack trace, the others at DEBUG. */
+	private long failedSends;
+
 	public TimeSource(ModuleContext context) {
 		this.context = context;
 		this.formatter = DateTimeFormatter.ofPattern(context.options().get(FORMAT));
@@ -113,7 +116,15 @@ public final class TimeSource implements Source {
 			output.send(ModuleMessages.of(this.formatter.format(LocalDateTime.now())));
 		}
 		catch (RuntimeException ex) {
-			logger.error("Stream '{}': could not send the time", this.context.streamName(), ex);
+			// the module that failed on it counts it, and the bus logs it: one stack trace here is enough
+			if (this.failedSends++ == 0) {
+				logger.error("Stream '{}': could not send the time; further failures are logged at DEBUG",
+						this.context.streamName(), ex);
+			}
+			else {
+				logger.debug("Stream '{}': could not send the time ({} failures)", this.context.streamName(),
+						this.failedSends, ex);
+			}
 		}
 	}
 

@@ -20,7 +20,8 @@ export function mount(main, ctx, name) {
 	const instancesBody = h('tbody');
 	const instances = h('table', { class: 'instances', id: 'instances' },
 		h('thead', {}, h('tr', {}, h('th', {}, 'Module instance'), h('th', {}, 'Container'), h('th', {}, 'Status'),
-			h('th', { class: 'num' }, 'Rate'), h('th', {}, 'Error'))),
+			h('th', { class: 'num' }, 'Rate'), h('th', { class: 'num' }, 'Errors'), h('th', { class: 'num' }, 'Dead letters'),
+			h('th', {}, 'Error'))),
 		instancesBody);
 	const noInstances = h('p', { class: 'muted' }, 'No module instance runs.');
 	const tappedBy = h('p', { class: 'tapped-by' });
@@ -97,10 +98,11 @@ export function mount(main, ctx, name) {
 			if (!row) {
 				row = {
 					container: h('td', { class: 'mono' }), status: h('span'), rate: h('td', { class: 'num rate' }),
+					errors: h('td', { class: 'num errors' }), deadLetters: h('td', { class: 'num dead-letters' }),
 					error: h('td', { class: 'error-text' }),
 				};
 				row.tr = h('tr', { dataset: { module: instance.moduleId } }, h('td', { class: 'mono' }, instance.moduleId),
-					row.container, h('td', {}, row.status), row.rate, row.error);
+					row.container, h('td', {}, row.status), row.rate, row.errors, row.deadLetters, row.error);
 				instanceRows.set(instance.moduleId, row);
 			}
 			setText(row.container, shortId(instance.containerId));
@@ -108,7 +110,13 @@ export function mount(main, ctx, name) {
 			setText(row.status, instance.deploymentStatus);
 			setClass(row.status, `status status-${instance.deploymentStatus}`);
 			setText(row.rate, formatRate(instance.messageRate));
-			setText(row.error, instance.error || '');
+			const errors = instance.errors || 0;
+			setText(row.errors, instance.errorRate > 0 ? `${errors} (${formatRate(instance.errorRate)})` : String(errors));
+			setClass(row.errors, `num errors${errors > 0 ? ' error-text' : ''}`);
+			setText(row.deadLetters, String(instance.deadLetters || 0));
+			setClass(row.deadLetters, `num dead-letters${instance.deadLetters > 0 ? ' error-text' : ''}`);
+			const last = instance.lastError;
+			setText(row.error, instance.error || (last ? `${formatTime(last.time)}: ${last.reason}` : ''));
 		}
 		for (const [id, row] of instanceRows) {
 			if (!seen.has(id)) {

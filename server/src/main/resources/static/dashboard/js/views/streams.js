@@ -39,10 +39,14 @@ export function mount(main, ctx) {
 		const seen = new Set();
 		const shown = [];
 		let deployed = 0;
+		let degraded = 0;
 		for (const stream of streams) {
 			seen.add(stream.name);
-			if (stream.status === 'deployed') {
+			if (stream.status === 'deployed' || stream.status === 'degraded') {
 				deployed++;
+			}
+			if (stream.status === 'degraded') {
+				degraded++;
 			}
 			let row = rows.get(stream.name);
 			if (!row) {
@@ -69,7 +73,8 @@ export function mount(main, ctx) {
 		}
 		const more = ctx.state.streamsTotal > streams.length ? ` (the first ${streams.length} of `
 			+ `${ctx.state.streamsTotal})` : '';
-		setText(summary, loaded ? `${streams.length} streams, ${deployed} deployed${more}` : 'Loading…');
+		const failing = degraded > 0 ? ` (${degraded} degraded: failing messages)` : '';
+		setText(summary, loaded ? `${streams.length} streams, ${deployed} deployed${failing}${more}` : 'Loading…');
 		empty.hidden = !loaded || shown.length > 0;
 		setText(empty, streams.length === 0 ? 'No streams yet.' : 'No stream matches the filter.');
 		table.hidden = shown.length === 0;
