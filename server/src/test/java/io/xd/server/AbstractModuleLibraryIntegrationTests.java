@@ -78,16 +78,8 @@ abstract class AbstractModuleLibraryIntegrationTests {
 
 	@Test
 	void postedTextIsTransformedFilteredAndWrittenToAFile() throws Exception {
-		int port = freePort();
-		Path dir = underDefaultRoot("http");
-		deployWithShell(name("upper"), "http --port=" + port + " | transform --expression=payload.toUpperCase() | filter "
-				+ "--expression='payload.length() > 3' | file --dir=" + dir.getFileName() + " --name=out");
-
-		for (String body : List.of("abcd", "xy")) {
-			post(port, "text/plain", body);
-		}
-
-		assertThat(awaitLines(dir.resolve("out.out"), 1)).containsExactly("ABCD");
+		assertThat(postThrough("upper", "transform --expression=payload.toUpperCase() | filter "
+				+ "--expression='payload.length() > 3'", "text/plain", List.of("abcd", "xy"), 1)).containsExactly("ABCD");
 	}
 
 	@Test
@@ -168,56 +160,30 @@ abstract class AbstractModuleLibraryIntegrationTests {
 
 	@Test
 	void aSplitterSendsOneMessagePerDelimitedPiece() throws Exception {
-		int port = freePort();
-		Path dir = underDefaultRoot("split");
-		deployWithShell(name("pieces"), "http --port=" + port + " | splitter --delimiters=',;' | file --dir="
-				+ dir.getFileName() + " --name=out");
-
-		post(port, "text/plain", "a,b;;c");
-
-		assertThat(awaitLines(dir.resolve("out.out"), 3)).containsExactly("a", "b", "c");
+		assertThat(postThrough("pieces", "splitter --delimiters=',;'", "text/plain", List.of("a,b;;c"), 3))
+			.containsExactly("a", "b", "c");
 	}
 
 	@Test
 	void anAggregatorSendsEachGroupOfCountPayloadsAsOneList() throws Exception {
-		int port = freePort();
-		Path dir = underDefaultRoot("aggregated");
-		deployWithShell(name("groups"), "http --port=" + port + " | aggregator --count=3 --timeout=0 | transform "
-				+ "--expression='payload.size() + \":\" + payload.get(0) + payload.get(2)' | file --dir="
-				+ dir.getFileName() + " --name=out");
-
-		for (String body : List.of("a", "b", "c", "d", "e", "f")) {
-			post(port, "text/plain", body);
-		}
-
-		assertThat(awaitLines(dir.resolve("out.out"), 2)).containsExactly("3:ac", "3:df");
+		assertThat(postThrough("groups", "aggregator --count=3 --timeout=0 | transform "
+				+ "--expression='payload.size() + \":\" + payload.get(0) + payload.get(2)'", "text/plain",
+				List.of("a", "b", "c", "d", "e", "f"), 2)).containsExactly("3:ac", "3:df");
 	}
 
 	@Test
 	void headersAHeaderEnricherSetsReachTheNextModule() throws Exception {
-		int port = freePort();
-		Path dir = underDefaultRoot("enriched");
-		deployWithShell(name("enriched"), "http --port=" + port
-				+ " | header-enricher --headers='{\"upper\":\"payload.toUpperCase()\",\"chars\":\"payload.length()\"}'"
-				+ " | transform --expression='headers.upper + \":\" + (headers.chars + 1)' | file --dir="
-				+ dir.getFileName() + " --name=out");
-
-		post(port, "text/plain", "abc");
-
 		// chars + 1 is 4 only when the header is still a number
-		assertThat(awaitLines(dir.resolve("out.out"), 1)).containsExactly("ABC:4");
+		assertThat(postThrough("enriched",
+				"header-enricher --headers='{\"upper\":\"payload.toUpperCase()\",\"chars\":\"payload.length()\"}'"
+						+ " | transform --expression='headers.upper + \":\" + (headers.chars + 1)'",
+				"text/plain", List.of("abc"), 1)).containsExactly("ABC:4");
 	}
 
 	@Test
 	void jsonPathSendsOnTheValueAtItsPathKeepingNumbersNumbers() throws Exception {
-		int port = freePort();
-		Path dir = underDefaultRoot("jsonpath");
-		deployWithShell(name("amounts"), "http --port=" + port + " | json-path --expression=$.order.amount"
-				+ " | transform --expression='payload * 2' | file --dir=" + dir.getFileName() + " --name=out");
-
-		post(port, "application/json", "{\"order\":{\"id\":7,\"amount\":21}}");
-
-		assertThat(awaitLines(dir.resolve("out.out"), 1)).containsExactly("42");
+		assertThat(postThrough("amounts", "json-path --expression=$.order.amount | transform --expression='payload * 2'",
+				"application/json", List.of("{\"order\":{\"id\":7,\"amount\":21}}"), 1)).containsExactly("42");
 	}
 
 	@Test
@@ -246,15 +212,9 @@ abstract class AbstractModuleLibraryIntegrationTests {
 		});
 		target.start();
 		try {
-			int port = freePort();
-			Path dir = underDefaultRoot("client");
-			deployWithShell(name("lookup"), "http --port=" + port + " | http-client --url=http://127.0.0.1:"
-					+ target.getAddress().getPort() + "/upper | transform --expression='headers.http_statusCode + "
-					+ "\" \" + payload' | file --dir=" + dir.getFileName() + " --name=out");
-
-			post(port, "text/plain", "hello");
-
-			assertThat(awaitLines(dir.resolve("out.out"), 1)).containsExactly("200 HELLO");
+			assertThat(postThrough("lookup", "http-client --url=http://127.0.0.1:" + target.getAddress().getPort()
+					+ "/upper | transform --expression='headers.http_statusCode + \" \" + payload'", "text/plain",
+					List.of("hello"), 1)).containsExactly("200 HELLO");
 		}
 		finally {
 			target.stop(0);
@@ -306,6 +266,22 @@ abstract class AbstractModuleLibraryIntegrationTests {
 		assertThat(shell.exitStatus()).as(shell.output()).isZero();
 		assertThat(shell.output()).contains("Created and deployed new stream '" + name + "'");
 		await().atMost(Duration.ofSeconds(30)).until(() -> node().status(name).equals("deployed"));
+	}
+
+	/**
+	 * Deploys {@code http | <processors> | file} as the stream {@code name(stream)}, posts {@code bodies} to it one
+	 * by one as {@code contentType}, and returns the lines of the file once it has {@code lines} of them.
+	 */
+	List<String> postThrough(String stream, String processors, String contentType, List<String> bodies, int lines)
+			throws IOException, InterruptedException {
+		int port = freePort();
+		Path dir = underDefaultRoot(stream);
+		deployWithShell(name(stream), "http --port=" + port + " | " + processors + " | file --dir=" + dir.getFileName()
+				+ " --name=out");
+		for (String body : bodies) {
+			post(port, contentType, body);
+		}
+		return awaitLines(dir.resolve("out.out"), lines);
 	}
 
 	/** A jdbc sink into the PostgreSQL table {@code table}, created by the sink, with one column: the payload. */
