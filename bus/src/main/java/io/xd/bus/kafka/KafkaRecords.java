@@ -36,10 +36,9 @@ import org.springframework.util.MimeType;
  * the other side, deserializes) objects of arbitrary types. Unless the binding is raw, the record header
  * {@value #PAYLOAD_HEADER} names the payload's type ({@code String}, {@code json}, the name of a number type such as
  * {@code Integer}, or {@code bytes} where a text {@code contentType} would otherwise make it a string), so that the
- * consumer gets the type that was sent. A record without that header (one
- * written by another program) gives a {@code String} when its {@code contentType} header is {@code text/*}, decoded
- * with the header's charset (UTF-8 when it names none), and {@code byte[]} otherwise; a raw binding always gives
- * {@code byte[]}.
+ * consumer gets the type that was sent. A record without that header (one written by another program) gives a
+ * {@code String} when its {@code contentType} header is {@code text/*}, decoded with the header's charset (UTF-8 when
+ * it names none), and {@code byte[]} otherwise; a raw binding always gives {@code byte[]}.
  * <p>
  * Headers (not in {@link KafkaBusProperties.Mode#RAW raw} mode): each becomes a native record header. Strings
  * travel as UTF-8, {@code byte[]} as is; numbers, booleans, UUIDs and MIME types travel as text, and the record
