@@ -1,5 +1,7 @@
 package io.xd.bus.kafka;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -29,13 +31,14 @@ import org.springframework.util.MimeType;
  * Turns messages into Kafka record parts and back.
  * <p>
  * Payloads: a {@code byte[]} travels as it is, a {@code String} as UTF-8, a {@code Map} or {@code List} (what a
- * JSON document parses to) as JSON; any other type is refused, since the bus never serializes (nor, on the other
- * side, deserializes) objects of arbitrary types. Unless the binding is raw, the record header {@value #PAYLOAD_HEADER}
- * names the payload's type ({@code String}, {@code json}, or {@code bytes} where a text {@code contentType} would
- * otherwise make it a string), so that the consumer gets the type that was sent. A record without that header (one
- * written by another program) gives a {@code String} when its {@code contentType} header is {@code text/*}, decoded
- * with the header's charset (UTF-8 when it names none), and {@code byte[]} otherwise; a raw binding always gives
- * {@code byte[]}.
+ * JSON document parses to) as JSON, a number, boolean or UUID (what an expression such as {@code payload.id} or
+ * {@code payload.length()} gives) as its text; any other type is refused, since the bus never serializes (nor, on
+ * the other side, deserializes) objects of arbitrary types. Unless the binding is raw, the record header
+ * {@value #PAYLOAD_HEADER} names the payload's type ({@code String}, {@code json}, the name of a number type such as
+ * {@code Integer}, or {@code bytes} where a text {@code contentType} would otherwise make it a string), so that the
+ * consumer gets the type that was sent. A record without that header (one written by another program) gives a
+ * {@code String} when its {@code contentType} header is {@code text/*}, decoded with the header's charset (UTF-8 when
+ * it names none), and {@code byte[]} otherwise; a raw binding always gives {@code byte[]}.
  * <p>
  * Headers (not in {@link KafkaBusProperties.Mode#RAW raw} mode): each becomes a native record header. Strings
  * travel as UTF-8, {@code byte[]} as is; numbers, booleans, UUIDs and MIME types travel as text, and the record
@@ -48,7 +51,10 @@ final class KafkaRecords {
 	/** Lists the headers that are not strings or bytes, as {@code name=type;name=type}. */
 	static final String TYPES_HEADER = "xd-types";
 
-	/** Names a payload's type when it is not plain bytes: {@code String}, {@code json} or {@code bytes}. */
+	/**
+	 * Names a payload's type when it is not plain bytes: {@code String}, {@code json}, {@code bytes}, or a scalar type
+	 * as in {@value #TYPES_HEADER} ({@code Integer}, {@code Boolean}...).
+	 */
 	static final String PAYLOAD_HEADER = "xd-payload";
 
 	private static final Header STRING_PAYLOAD = payloadHeader("String");
@@ -56,6 +62,9 @@ final class KafkaRecords {
 	private static final Header JSON_PAYLOAD = payloadHeader("json");
 
 	private static final Header BYTES_PAYLOAD = payloadHeader("bytes");
+
+	/** The payload headers of scalar types, by type name: a header is immutable, so one per type is enough. */
+	private static final Map<String, Header> SCALAR_PAYLOADS = new ConcurrentHashMap<>();
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -92,9 +101,18 @@ final class KafkaRecords {
 						+ " payload cannot be written as JSON for the Kafka bus: " + ex.getOriginalMessage(), ex);
 			}
 		}
-		throw new IllegalArgumentException("The Kafka bus carries byte[], String, Map and List payloads, not "
-				+ payload.getClass().getName() + "; give the module --outputType=application/json or --outputType="
-				+ "text/plain to send it as text");
+		if (isScalar(payload)) {
+			return payload.toString().getBytes(StandardCharsets.UTF_8);
+		}
+		throw new IllegalArgumentException("The Kafka bus carries byte[], String, Map, List, number, boolean and UUID "
+				+ "payloads, not " + payload.getClass().getName() + "; give the module --outputType=application/json or "
+				+ "--outputType=text/plain to send it as text");
+	}
+
+	/** Whether a payload is one that travels as its text, its type named in the record: a number, boolean or UUID. */
+	private static boolean isScalar(Object payload) {
+		String type = typeOf(payload);
+		return type != null && !type.equals("String") && !type.equals("bytes") && !type.equals("MimeType");
 	}
 
 	/** The record header naming a payload's type, or {@code null} for plain bytes. */
@@ -106,7 +124,10 @@ final class KafkaRecords {
 			// bytes whose contentType says text are still bytes: say so, or the consumer would make them a String
 			return isText(headers.get(MessageHeaders.CONTENT_TYPE)) ? BYTES_PAYLOAD : null;
 		}
-		return JSON_PAYLOAD;
+		if (payload instanceof Map<?, ?> || payload instanceof Collection<?>) {
+			return JSON_PAYLOAD;
+		}
+		return SCALAR_PAYLOADS.computeIfAbsent(typeOf(payload), KafkaRecords::payloadHeader);
 	}
 
 	private static boolean isText(Object contentType) {
@@ -301,7 +322,8 @@ final class KafkaRecords {
 							+ ex.getOriginalMessage(), ex);
 				}
 			}
-			default -> value;
+			case "bytes" -> value;
+			default -> parse(kind, new String(value, StandardCharsets.UTF_8));
 		};
 	}
 
@@ -319,7 +341,8 @@ final class KafkaRecords {
 			return "bytes";
 		}
 		if (value instanceof Integer || value instanceof Long || value instanceof Double || value instanceof Float
-				|| value instanceof Short || value instanceof Boolean) {
+				|| value instanceof Short || value instanceof Boolean || value instanceof BigDecimal
+				|| value instanceof BigInteger) {
 			return value.getClass().getSimpleName();
 		}
 		if (value instanceof UUID) {
@@ -340,6 +363,8 @@ final class KafkaRecords {
 				case "Float" -> Float.valueOf(text);
 				case "Short" -> Short.valueOf(text);
 				case "Boolean" -> Boolean.valueOf(text);
+				case "BigDecimal" -> new BigDecimal(text);
+				case "BigInteger" -> new BigInteger(text);
 				case "UUID" -> UUID.fromString(text);
 				case "MimeType" -> MimeType.valueOf(text);
 				default -> text;

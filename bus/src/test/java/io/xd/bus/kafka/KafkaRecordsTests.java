@@ -1,5 +1,7 @@
 package io.xd.bus.kafka;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +35,7 @@ class KafkaRecordsTests {
 	void refusesPayloadsItWouldHaveToSerializeAndSaysHowToSendThemAsText() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> KafkaRecords.payload(new GenericMessage<>(new java.util.Date())))
-			.withMessageContaining("byte[], String, Map and List payloads")
+			.withMessageContaining("byte[], String, Map, List, number, boolean and UUID payloads")
 			.withMessageContaining("--outputType=application/json");
 	}
 
@@ -54,6 +56,18 @@ class KafkaRecordsTests {
 		assertThat(labelled.getPayload()).isEqualTo("hi".getBytes(StandardCharsets.UTF_8));
 		assertThat(labelled.getHeaders()).containsEntry(MessageHeaders.CONTENT_TYPE, "text/plain")
 			.doesNotContainKey(KafkaRecords.PAYLOAD_HEADER);
+	}
+
+	@Test
+	void numbersBooleansAndUuidsAnExpressionGivesComeBackWithTheirTypes() {
+		UUID id = UUID.randomUUID();
+		for (Object payload : List.of(42, 5_000_000_000L, 1.5d, 2.5f, (short) 7, true, new BigDecimal("12.30"),
+				new BigInteger("123456789012345678901234567890"), id)) {
+			assertThat(hop(new GenericMessage<>(payload), false).getPayload()).as("%s", payload.getClass())
+				.isEqualTo(payload);
+		}
+		// without the record's type header (raw mode) it is the text's bytes
+		assertThat(hop(new GenericMessage<>(42), true).getPayload()).isEqualTo("42".getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test
