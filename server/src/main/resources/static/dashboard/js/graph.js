@@ -1,7 +1,8 @@
 /**
  * A stream drawn as SVG, left to right: its source channel (a named queue or topic, or a tap of another stream),
  * its modules as boxes, its sink channel, joined by arrows. Each box shows the module's label and its live message
- * rate; its colour is the state of its instances. Built once per definition; update() changes only texts and
+ * rate; its colour is the state of its instances. An arrow after a module whose output the admin binds directly
+ * (in the JVM, no broker between the two) is drawn as a direct hop and says so. Built once per definition; update() changes only texts and
  * classes, so that polling a hundred streams every two seconds stays cheap.
  */
 import { s, setClass, setText } from './dom.js';
@@ -32,9 +33,14 @@ export function streamGraph(parsed, size = 'compact') {
 	const svg = s('svg', { class: `graph graph-${size}`, role: 'img' });
 	let x = metrics.margin;
 	const y = metrics.margin;
+	const hops = new Map();
 	nodes.forEach((node, i) => {
 		if (i > 0) {
-			svg.append(arrow(x, y + metrics.height / 2, metrics.gap));
+			const hop = arrow(x, y + metrics.height / 2, metrics.gap);
+			if (nodes[i - 1].label !== undefined) {
+				hops.set(nodes[i - 1].label, hop);
+			}
+			svg.append(hop.group);
 			x += metrics.gap;
 		}
 		node.group.setAttribute('transform', `translate(${x},${y})`);
@@ -59,6 +65,13 @@ export function streamGraph(parsed, size = 'compact') {
 						+ (runtime.errorRate > 0 ? ` ✗${formatRate(runtime.errorRate)}` : '');
 				setText(node.rate, text);
 				setClass(node.group, `module state-${runtime ? runtime.state : 'none'}`);
+				const hop = hops.get(label);
+				if (hop) {
+					const direct = Boolean(runtime && runtime.direct);
+					setClass(hop.group, direct ? 'arrow direct' : 'arrow');
+					setText(hop.title, direct ? 'direct binding: the next module is called in the same thread, '
+						+ 'no broker between them' : 'through the message bus');
+				}
 			}
 		},
 	};
@@ -97,10 +110,12 @@ function channelNode(channel, metrics) {
 
 function arrow(x, y, length) {
 	const head = 6;
-	return s('g', { class: 'arrow' },
+	const title = s('title', {}, 'through the message bus');
+	const group = s('g', { class: 'arrow' }, title,
 		s('line', { x1: x + 2, y1: y, x2: x + length - head - 1, y2: y }),
 		s('polygon', { points: `${x + length - 1},${y} ${x + length - head - 1},${y - head / 2} `
 			+ `${x + length - head - 1},${y + head / 2}` }));
+	return { group, title };
 }
 
 function describe(parsed) {

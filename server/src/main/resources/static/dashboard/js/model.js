@@ -1,13 +1,13 @@
 /**
  * What one poll brings, indexed for the views: the module instances of /runtime/modules grouped by stream, then by
  * label, with summed rates, error rates and failure counts and a state per label ('degraded': every instance runs,
- * and some failed on messages over the last measuring interval).
+ * and some failed on messages over the last measuring interval), and whether the hop after the module is direct.
  */
 
 /**
  * @param instances the content of GET /runtime/modules
  * @returns {Map<string, {instances: object[], byLabel: Map<string, {rate, errorRate, errors, deadLetters, instances,
- *     state}>}>} by stream name
+ *     state, direct}>}>} by stream name
  */
 export function indexRuntime(instances) {
 	const byStream = new Map();
@@ -23,7 +23,7 @@ export function indexRuntime(instances) {
 		let summary = entry.byLabel.get(label);
 		if (!summary) {
 			summary = { rate: null, errorRate: null, errors: 0, deadLetters: 0, instances: 0, deployed: 0, failed: 0,
-				state: 'deploying' };
+				state: 'deploying', direct: false };
 			entry.byLabel.set(label, summary);
 		}
 		summary.instances++;
@@ -33,6 +33,9 @@ export function indexRuntime(instances) {
 		if (typeof instance.errorRate === 'number') {
 			summary.errorRate = (summary.errorRate || 0) + instance.errorRate;
 		}
+		// the admin marks a pipe it binds directly (no broker between the two modules) on its producer
+		const properties = instance.deploymentProperties || {};
+		summary.direct = summary.direct || properties['producer.directBindingAllowed'] === 'true';
 		summary.errors += instance.errors || 0;
 		summary.deadLetters += instance.deadLetters || 0;
 		if (instance.deploymentStatus === 'deployed') {

@@ -334,6 +334,24 @@ class DashboardIntegrationTests {
 		assertThat(node.delete("/streams/definitions/sick").status()).isEqualTo(200);
 	}
 
+	/** A hop the admin binds directly (both modules count=0) is drawn as one, the others as bus hops. */
+	@Test
+	@Order(6)
+	void drawsTheHopsThatAreBoundDirectly() {
+		assertThat(node.createStream("together", "time --fixedDelay=100 --timeUnit=MILLISECONDS | transform "
+				+ "--expression=payload | log --level=DEBUG", false).status()).isEqualTo(201);
+		assertThat(node.postForm("/streams/deployments/together",
+				Map.of("properties", "module.time.count=0,module.transform.count=0")).status()).isEqualTo(201);
+		openPage("#/streams/together");
+		waitForText(By.id("stream-status"), "deployed"::equals);
+		waitUntil(driver -> driver.findElements(By.cssSelector("#stream-graph .arrow.direct")).size() == 1);
+		assertThat(browser.findElements(By.cssSelector("#stream-graph .arrow"))).hasSize(2);
+		assertThat(browser.findElement(By.cssSelector("#stream-graph .arrow.direct title")).getAttribute("textContent"))
+			.startsWith("direct binding");
+		screenshot("direct");
+		assertThat(node.delete("/streams/definitions/together").status()).isEqualTo(200);
+	}
+
 	private static long instances(WebDriver driver, String prefix) {
 		return driver.findElements(By.cssSelector("#instances tr[data-module^='" + prefix + "']")).size();
 	}
