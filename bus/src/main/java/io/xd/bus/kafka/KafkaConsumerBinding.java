@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.event.ConsumerPausedEvent;
+import org.springframework.kafka.event.ListenerContainerIdleEvent;
 import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessageListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
-import org.springframework.kafka.listener.BatchMessageListener;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ConsumerAwareRecordRecoverer;
@@ -49,7 +50,8 @@ import io.xd.bus.FailureLog;
  * consumer group, handing each poll's records to the module in order.
  * <ul>
  * <li>Offsets are committed after the module has handled every record of the poll and what it sent meanwhile on
- * this bus is acknowledged ({@link InFlightSends}).</li>
+ * this bus is acknowledged ({@link InFlightSends}); while there is a backlog, at the end of the next poll rather
+ * than by waiting at the end of this one ({@link PipelinedCommits}).</li>
  * <li>A record whose handler throws is delivered again with the binding's back-off, up to {@code maxAttempts}
  * times, then published to the dead-letter topic with the exception in its headers; the records before it in the
  * poll are committed, the ones after it are delivered again. Each record published there is counted by the handler
@@ -79,6 +81,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	 * happens at the next heartbeat (a second on the local broker): a new stream's first messages waited that long.
 	 */
 	private static final Duration POLL_TIMEOUT = Duration.ofMillis(50);
+
+	/** How long a listener thread without records leaves a handled poll uncommitted at most. */
+	private static final Duration IDLE_FLUSH = Duration.ofMillis(500);
 
 	/** How long stopping waits for the consumer to pause, and the listener container for its threads. */
 	private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
@@ -116,6 +121,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** The dead letters' log: the first of each kind with its stack trace, then a count now and then. */
 	private final FailureLog failures = new FailureLog(logger);
 
+	/** At-least-once mode: each listener thread's poll whose offsets wait for its sends. */
+	private final PipelinedCommits commits;
+
 	/**
 	 * A binding of {@code handler} to {@code topic}, not started.
 	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
@@ -129,6 +137,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			KafkaConsumerSettings settings, String deadLetterTopic, KafkaTemplate<byte[], byte[]> deadLetters) {
 		this.name = name;
 		this.groupId = groupId;
+		this.commits = new PipelinedCommits(name, SEND_PATIENCE);
 		this.partitions = partitions;
 		this.startIfNew = Map.copyOf(startIfNew);
 		Map<String, Object> config = new HashMap<>(settings.clientConfig());
@@ -146,9 +155,11 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					acknowledgment, consumer) -> handleInTransaction(records, acknowledgment, consumer, handler, raw));
 		}
 		else {
-			container.setAckMode(ContainerProperties.AckMode.BATCH);
-			container.setMessageListener((BatchMessageListener<byte[], byte[]>) records -> handle(records, handler,
-					raw));
+			// the offsets are committed by PipelinedCommits, once the sends each poll caused are acknowledged
+			container.setAckMode(ContainerProperties.AckMode.MANUAL);
+			container.setIdleEventInterval(IDLE_FLUSH.toMillis());
+			container.setMessageListener((BatchAcknowledgingConsumerAwareMessageListener<byte[], byte[]>) (records,
+					acknowledgment, consumer) -> this.commits.handle(records, consumer, handler, raw));
 		}
 		container.setConsumerRebalanceListener(this);
 		if (!this.startIfNew.isEmpty()) {
@@ -165,6 +176,15 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		this.listener = new ConcurrentMessageListenerContainer<>(factory, container);
 		this.listener.setConcurrency(Math.min(settings.concurrency(), partitions));
 		this.listener.setBeanName("xd-kafka-" + topic);
+		// both events are published on the listener thread, between polls: its waiting poll is settled there
+		this.listener.setApplicationEventPublisher(event -> {
+			if (event instanceof ListenerContainerIdleEvent idle) {
+				this.commits.flush(idle.getConsumer());
+			}
+			else if (event instanceof ConsumerPausedEvent) {
+				this.commits.flush();
+			}
+		});
 		BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> toDeadLetterTopic = (record,
 				ex) -> new TopicPartition(deadLetterTopic, -1);
 		DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters, toDeadLetterTopic);
@@ -228,31 +248,6 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		return this.assigned.size();
 	}
 
-	/**
-	 * Hands one poll's records to the module in order, then waits until what the module sent while handling them is
-	 * acknowledged, so that the offsets committed after this returns never cover a record whose forwarded copy could
-	 * still be lost. A record whose handler throws is reported by its index: the records before it are committed
-	 * (their sends awaited first) and it is delivered again or goes to the dead-letter topic.
-	 */
-	private static void handle(List<ConsumerRecord<byte[], byte[]>> records, MessageHandler handler, boolean raw) {
-		InFlightSends sends = InFlightSends.open();
-		try {
-			for (int i = 0; i < records.size(); i++) {
-				ConsumerRecord<byte[], byte[]> record = records.get(i);
-				try {
-					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
-				}
-				catch (RuntimeException ex) {
-					sends.awaitAll(SEND_PATIENCE);
-					throw new BatchListenerFailedException(ex.getMessage(), ex, i);
-				}
-			}
-			sends.awaitAll(SEND_PATIENCE);
-		}
-		finally {
-			InFlightSends.close();
-		}
-	}
 
 	/**
 	 * Hands one poll's records to the module in order in the listener thread's transaction, then commits it with the
@@ -399,6 +394,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	@Override
 	public void onPartitionsRevokedBeforeCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		this.commits.flush(consumer);
 		this.assigned.removeAll(partitions);
 	}
 
@@ -425,6 +421,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		Waiting.until(() -> this.listener.isContainerPaused() || !this.listener.isRunning(), STOP_PATIENCE,
 				Duration.ofMillis(10));
 		this.listener.stop();
+		this.commits.clear();
 		this.assigned.clear();
 		// the listener threads have ended: no transaction is open
 		this.transactions.values().forEach(PollTransaction::close);
