@@ -58,7 +58,7 @@ class CustomModulesIntegrationTests {
 
 			AdminApi.Response badOption = node.createStream("bad", "time | shout --nope=1 | log", false);
 			assertThat(badOption.status()).isEqualTo(400);
-			assertThat(badOption.body()).contains("unknown option 'nope'").contains("valid options are suffix");
+			assertThat(badOption.body()).contains("unknown option 'nope'").contains("valid options are inputType, outputType, suffix");
 
 			assertThat(node.createStream("ticks", "time | shout --suffix=!! | file --dir=" + out + " --name=ticks",
 					true).status()).isEqualTo(201);

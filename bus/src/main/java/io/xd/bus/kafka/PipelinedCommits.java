@@ -29,12 +29,16 @@ import org.springframework.messaging.MessageHandler;
  * <p>
  * When a send of a poll whose offsets wait here has failed, nothing is committed: the consumer goes back to the
  * first record of that poll on each of its partitions, and those records and the ones after them are delivered
- * again. One instance per binding; the state is per listener thread, and every method runs on the listener thread
+ * again, the next few polls settled at once, so that a send that fails again fails its own poll, which the error
+ * handler delivers again and then dead-letters, as it always did. One instance per binding; the state is per listener thread, and every method runs on the listener thread
  * it concerns.
  */
 final class PipelinedCommits {
 
 	private static final Logger logger = LoggerFactory.getLogger(PipelinedCommits.class);
+
+	/** How many polls after a failed send settle at once. */
+	private static final int CAREFUL_POLLS = 10;
 
 	private final String name;
 
@@ -42,6 +46,9 @@ final class PipelinedCommits {
 
 	/** Each listener thread's poll whose offsets are not committed yet. */
 	private final Map<Thread, Pending> pending = new ConcurrentHashMap<>();
+
+	/** Listener threads that settle each poll at once for a few more polls, after a send failed. */
+	private final Map<Thread, Integer> careful = new ConcurrentHashMap<>();
 
 	PipelinedCommits(String name, Duration sendPatience) {
 		this.name = name;
@@ -72,28 +79,37 @@ final class PipelinedCommits {
 		finally {
 			InFlightSends.close();
 		}
+		Thread thread = Thread.currentThread();
 		Pending current = new Pending(consumer, sends, nextOffsets(records), firstOffsets(records));
-		Pending previous = this.pending.remove(Thread.currentThread());
+		Pending previous = this.pending.remove(thread);
 		if (previous != null && !settled(previous, current)) {
+			// the records are delivered again; the next polls settle at once, so that a send failing again fails
+			// its own poll, which the error handler retries and then dead-letters as for any failing record
+			this.careful.put(thread, CAREFUL_POLLS);
 			return;
 		}
-		if (caughtUp(consumer, current)) {
-			Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		Integer carefulPolls = this.careful.get(thread);
+		if (carefulPolls != null) {
+			if (carefulPolls > 1) {
+				this.careful.put(thread, carefulPolls - 1);
+			}
+			else {
+				this.careful.remove(thread);
+			}
+		}
+		if (carefulPolls != null || caughtUp(consumer, current)) {
 			if (previous != null) {
-				offsets.putAll(previous.offsets);
+				commit(consumer, previous.offsets, true);
 			}
-			if (settled(current, null)) {
-				offsets.putAll(current.offsets);
-			}
-			if (!offsets.isEmpty()) {
-				commit(consumer, offsets, true);
-			}
+			// a failure is thrown to the error handler: the poll is delivered again, then dead-lettered
+			sends.awaitAll(this.sendPatience);
+			commit(consumer, current.offsets, true);
 			return;
 		}
 		if (previous != null) {
 			commit(consumer, previous.offsets, false);
 		}
-		this.pending.put(Thread.currentThread(), current);
+		this.pending.put(thread, current);
 	}
 
 	/** Settles the calling listener thread's waiting poll: its sends awaited, its offsets committed. */
@@ -115,6 +131,7 @@ final class PipelinedCommits {
 	/** Forgets the waiting polls: the listener threads have ended. */
 	void clear() {
 		this.pending.clear();
+		this.careful.clear();
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -102,6 +103,46 @@ class KafkaMessageBusIntegrationTests {
 		assertThat(handled).containsExactlyElementsOf(sent.stream().filter(text -> text.startsWith("good")).toList());
 		assertThat(attempts.get("bad7")).hasValue(4);
 		assertThat(attempts.get("good8")).hasValue(1);
+	}
+
+	@Test
+	void aForwardThatKeepsFailingInABacklogIsDeadLetteredAndTheRestIsForwarded() {
+		KafkaMessageBus bus = bus("native");
+		String in = this.prefix + "-badforward.0";
+		String out = this.prefix + "-badforward.1";
+		// the client refuses records over 2 000 bytes, asynchronously: the forward of the big record fails each time
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.of(Map.of("max.request.size",
+				"2000")));
+		ProducerBinding producer = bus.bindProducer(in, null, BindingProperties.NONE);
+		int total = 5000;
+		for (int i = 0; i < total; i++) {
+			producer.channel().send(MessageBuilder.withPayload((i == 2500) ? new byte[10_000] : bytes("m" + i)).build());
+		}
+		producer.unbind();
+		bus.bindConsumer(in, message -> forward.channel().send(message),
+				BindingProperties.of(Map.of("maxAttempts", "2")));
+
+		String deadLetterTopic = KafkaTopicProvisioner.topicName("error." + KafkaTopicProvisioner.topicName(in) + "."
+				+ KafkaTopicProvisioner.topicName(in));
+		List<ConsumerRecord<byte[], byte[]>> dead = readAll(deadLetterTopic, 1, Duration.ofSeconds(90));
+		assertThat(dead).anySatisfy(record -> assertThat(record.value()).hasSize(10_000));
+		// the consumer goes on to the end of the backlog
+		Set<String> forwarded = new HashSet<>();
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			// all there is within 3 s (more than the topic holds: it reads to the timeout)
+			TopicRecords.read(KafkaTopicProvisioner.topicName(out), 3 * total, Duration.ofSeconds(3))
+				.forEach(record -> forwarded.add(text(record.value())));
+			return forwarded.contains("m" + (total - 1));
+		});
+		// and loses nothing: each other record was forwarded, or dead-lettered with the poll of the big one
+		Set<String> reached = new HashSet<>(forwarded);
+		TopicRecords.read(deadLetterTopic, 3 * total, Duration.ofSeconds(3))
+			.forEach(record -> reached.add(text(record.value())));
+		for (int i = 0; i < total; i++) {
+			if (i != 2500) {
+				assertThat(reached).as("record m%d forwarded or dead-lettered", i).contains("m" + i);
+			}
+		}
 	}
 
 	@Test

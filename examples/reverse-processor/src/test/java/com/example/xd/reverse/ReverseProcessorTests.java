@@ -37,6 +37,6 @@ class ReverseProcessorTests {
 	void refusesAnUnknownOptionAsTheServerWould() {
 		ModuleOptionException ex = assertThrows(ModuleOptionException.class,
 				() -> ModuleTestDriver.of(new ReverseProcessor.Provider(), Map.of("upper", "true")));
-		assertTrue(ex.getMessage().contains("valid options are uppercase"), ex.getMessage());
+		assertTrue(ex.getMessage().contains("valid options are inputType, outputType, uppercase"), ex.getMessage());
 	}
 }
