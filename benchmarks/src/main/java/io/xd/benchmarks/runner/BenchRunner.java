@@ -31,8 +31,8 @@ public final class BenchRunner {
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
 			              hop as a Kafka Streams topology, at-least-once and exactly-once, 100 B and 1 000 B, the first
 			              and a later stream of a fresh JVM, the two alternating: 1 and 3 partitions, 1 000 000 records
-			              of 100 B and 300 000 of 1 000 B (about 25 minutes on 2 vCPUs); --quick: 1 partition, 200 000
-			              and 60 000 records (about 4 minutes)
+			              of 100 B and 300 000 of 1 000 B, one round (about 20 minutes on 2 vCPUs); --quick: 1 partition,
+			              200 000 and 60 000 records (about 4 minutes)
 
 			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).

@@ -38,8 +38,8 @@ final class PeerSuite {
 	static final List<String> STREAMS = List.of("first", "later");
 
 	/**
-	 * Records per size: 10-20 s per hop on 2 vCPUs, half of what a hop needs to reach its steady rate many times
-	 * over, so that one round of the 32 cases fits in about 25 minutes there.
+	 * Records per size: 5-15 s per hop on 2 vCPUs, half the issue's setting (2 000 000 and 600 000), so that a
+	 * round of the 16 cases on both sides takes about 20 minutes there.
 	 */
 	static final Map<Integer, Long> RECORDS = Map.of(100, 1_000_000L, 1000, 300_000L);
 
