@@ -16,6 +16,9 @@ final class BenchOptions {
 	static final List<String> SUITES = List.of("direct", "kafka", "latency", "saturation", "partitions", "tuning",
 			"footprint", "exactly-once", "contention");
 
+	/** Suites that run only when named: longer than the default run can afford. */
+	static final List<String> NAMED_ONLY = List.of("peer");
+
 	/** Record counts of {@code bin/kafka-bench} per message size: 15-20 s per side on 2 vCPUs. */
 	static final Map<Integer, Long> KAFKA_RECORDS = Map.of(100, 8_000_000L, 1000, 2_000_000L, 10_000, 200_000L,
 			100_000, 20_000L);
@@ -30,7 +33,7 @@ final class BenchOptions {
 	 * {@code bin/xd-bench}'s options.
 	 *
 	 * @param quick every suite briefly
-	 * @param suites the suites to run, in {@link #SUITES} order when none were named
+	 * @param suites the suites to run, in {@link #SUITES} order when none were named (never {@link #NAMED_ONLY})
 	 * @param help whether help was asked for
 	 */
 	record XdBench(boolean quick, List<String> suites, boolean help) {
@@ -57,7 +60,7 @@ final class BenchOptions {
 			else if (arg.equals("-h") || arg.equals("--help")) {
 				return new XdBench(quick, SUITES, true);
 			}
-			else if (SUITES.contains(arg)) {
+			else if (SUITES.contains(arg) || NAMED_ONLY.contains(arg)) {
 				suites.add(arg);
 			}
 			else {

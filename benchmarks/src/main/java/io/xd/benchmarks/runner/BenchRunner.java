@@ -15,7 +15,7 @@ public final class BenchRunner {
 	private static final String USAGE = """
 			Usage: bin/xd-bench [--quick] [SUITE ...]
 
-			Suites (default: all, in this order):
+			Suites (default: these, in this order):
 			  direct      direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's published figure
 			  kafka       XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as bin/kafka-bench)
 			  latency     end-to-end latency percentiles at three fixed rates, local bus and Kafka (paced load-generator,
@@ -26,6 +26,13 @@ public final class BenchRunner {
 			  footprint   heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
 			  exactly-once  a Kafka hop's throughput with transactions (exactly once) beside at-least-once, 100 B to 10 KB
 			  contention  broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside and without, CPU shares
+
+			Suites run only when named (even --quick, they would take the default run past its 5 minutes):
+			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
+			              hop as a Kafka Streams topology, at-least-once and exactly-once, 100 B and 1 000 B, the first
+			              and a later stream of a fresh JVM, the two alternating: 1 and 3 partitions, 1 000 000 records
+			              of 100 B and 300 000 of 1 000 B, one round (about 20 minutes on 2 vCPUs); --quick: 1 partition,
+			              200 000 and 60 000 records (about 4 minutes)
 
 			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
@@ -52,6 +59,7 @@ public final class BenchRunner {
 				case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
 				case "exactly-once" -> suites.exactlyOnce();
 				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
+				case "peer" -> new PeerSuite(bench, options.quick(), work).run();
 				default -> throw new IllegalStateException("no suite " + suite);
 			}
 		}

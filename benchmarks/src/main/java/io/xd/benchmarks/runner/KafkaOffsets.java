@@ -12,15 +12,18 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The records a broker has acknowledged on a topic: the sum of its partitions' end offsets, read with Kafka's
  * admin client. A pipe's topic is {@code <stream>.<n>} (docs/kafka.md), so a fresh stream name gives a topic that
- * starts empty.
+ * starts empty. Also creates and deletes the topics a suite fills itself.
  */
 final class KafkaOffsets implements AutoCloseable {
 
@@ -47,6 +50,21 @@ final class KafkaOffsets implements AutoCloseable {
 	 * @throws IllegalStateException when the broker does not answer within 15 s
 	 */
 	long endOffsets(String topic) throws InterruptedException {
+		return endOffsets(topic, IsolationLevel.READ_UNCOMMITTED);
+	}
+
+	/**
+	 * The sum of the topic's last stable offsets, what a {@code read_committed} consumer can read (the end offsets
+	 * less any open transaction's records): 0 while the topic does not exist yet. On a topic written without
+	 * transactions the same as {@link #endOffsets(String)}.
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 * @throws IllegalStateException when the broker does not answer within 15 s
+	 */
+	long committedEndOffsets(String topic) throws InterruptedException {
+		return endOffsets(topic, IsolationLevel.READ_COMMITTED);
+	}
+
+	private long endOffsets(String topic, IsolationLevel isolation) throws InterruptedException {
 		try {
 			List<TopicPartition> topicPartitions = this.partitions.get(topic);
 			if (topicPartitions == null) {
@@ -58,7 +76,8 @@ final class KafkaOffsets implements AutoCloseable {
 			}
 			Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
 			topicPartitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-			return this.admin.listOffsets(latest).all().get(15, TimeUnit.SECONDS).values().stream()
+			return this.admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all().get(15, TimeUnit.SECONDS)
+				.values().stream()
 				.mapToLong(info -> info.offset()).sum();
 		}
 		catch (ExecutionException ex) {
@@ -98,6 +117,41 @@ final class KafkaOffsets implements AutoCloseable {
 		}
 		catch (TimeoutException ex) {
 			throw new IllegalStateException("The broker did not answer within 15 s for the groups of " + token, ex);
+		}
+	}
+
+	/**
+	 * Creates a topic with {@code partitions} partitions and one replica.
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 * @throws IllegalStateException when the broker refuses or does not answer within 15 s
+	 */
+	void createTopic(String topic, int partitions) throws InterruptedException {
+		try {
+			this.admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(15, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Could not create topic " + topic + ": " + ex, ex);
+		}
+	}
+
+	/**
+	 * Deletes topics, so that a suite's records do not pile up on the broker's disk; a topic that does not exist
+	 * is no error.
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 * @throws IllegalStateException when the broker refuses or does not answer within 15 s
+	 */
+	void deleteTopics(List<String> topics) throws InterruptedException {
+		topics.forEach(this.partitions::remove);
+		try {
+			this.admin.deleteTopics(topics).all().get(15, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+				throw new IllegalStateException("Could not delete topics " + topics + ": " + ex.getCause(), ex);
+			}
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("The broker did not answer within 15 s to delete " + topics, ex);
 		}
 	}
 

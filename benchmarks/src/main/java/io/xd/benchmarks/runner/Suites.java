@@ -272,8 +272,7 @@ final class Suites {
 			for (String fetchSize : fetchSizes) {
 				List<Double> rates = measured.get(fetchSize + " " + buffer);
 				Figure median = median(rates);
-				json.row(fetchSize, buffer, median, median.times(512 / (1024.0 * 1024.0)), rates.stream()
-					.map(rate -> String.format("%.0f", rate)).collect(Collectors.joining(", ")));
+				json.row(fetchSize, buffer, median, median.times(512 / (1024.0 * 1024.0)), rounds(rates));
 				medians.add(median);
 			}
 			chart.series("receive.buffer.bytes " + buffer, fetchSizes, medians);
@@ -294,7 +293,8 @@ final class Suites {
 		return rate;
 	}
 
-	private static Figure median(List<Double> values) {
+	/** The median of rounds' rates, a round without a rate ({@code NaN}) left out; n/a when none has one. */
+	static Figure median(List<Double> values) {
 		List<Double> sorted = values.stream().filter(value -> !value.isNaN()).sorted().toList();
 		if (sorted.isEmpty()) {
 			return Figure.na("no round measured a rate");
@@ -436,7 +436,9 @@ final class Suites {
 		return rate;
 	}
 
-	private static String rounds(List<Double> rates) {
-		return rates.stream().map(rate -> String.format("%.0f", rate)).collect(Collectors.joining(", "));
+	/** Rounds' rates as text, {@code 123, 456, n/a}. */
+	static String rounds(List<Double> rates) {
+		return rates.stream().map(rate -> rate.isNaN() ? "n/a" : String.format("%.0f", rate))
+			.collect(Collectors.joining(", "));
 	}
 }

@@ -22,6 +22,12 @@ class BenchOptionsTests {
 	}
 
 	@Test
+	void runsANamedOnlySuiteWhenNamedButNotByDefault() {
+		assertThat(BenchOptions.xdBench("--quick", "peer").suites()).containsExactly("peer");
+		assertThat(BenchOptions.xdBench().suites()).doesNotContain("peer");
+	}
+
+	@Test
 	void rejectsAnUnknownSuite() {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("speed"))
 			.withMessage("Unknown argument: speed (see --help)");

@@ -1,0 +1,333 @@
+package io.xd.benchmarks.runner;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.AppInfoParser;
+
+/**
+ * The {@code peer} suite: one Kafka hop through XD ({@code queue:in > bridge > queue:out}, and {@code transform
+ * --expression=payload.toUpperCase()}) beside the same hop as a Kafka Streams topology ({@link KafkaStreamsHop}),
+ * each with its default settings, at-least-once and exactly-once, on topics filled beforehand. The rate is the
+ * output topic's, from its first record to its last, read as a {@code read_committed} consumer would see it; start-up
+ * is left out. XD and Kafka Streams alternate, each case in a fresh JVM per side: its first stream (or Kafka Streams
+ * instance) is measured cold, then a second one in the same JVM.
+ */
+final class PeerSuite {
+
+	static final List<String> HOPS = List.of("bridge", "transform");
+
+	static final List<String> STREAMS = List.of("first", "later");
+
+	/**
+	 * Records per size: 5-15 s per hop on 2 vCPUs, half the issue's setting (2 000 000 and 600 000), so that a
+	 * round of the 16 cases on both sides takes about 20 minutes there.
+	 */
+	static final Map<Integer, Long> RECORDS = Map.of(100, 1_000_000L, 1000, 300_000L);
+
+	/** Records per size under {@code --quick}: 2-5 s per hop, mostly the JIT compilers' warm-up. */
+	static final Map<Integer, Long> QUICK_RECORDS = Map.of(100, 200_000L, 1000, 60_000L);
+
+	/** Rounds of the full suite; every case is a fresh JVM per side already, so one round says a lot. */
+	static final int ROUNDS = 1;
+
+	private static final List<Integer> SIZES = List.of(100, 1000);
+
+	private static final Duration POLL = Duration.ofMillis(50);
+
+	private static final long TIMEOUT_NANOS = Duration.ofSeconds(600).toNanos();
+
+	private static final long PROGRESS_NANOS = Duration.ofSeconds(5).toNanos();
+
+	/**
+	 * What XD's own producer writes beside a {@code String} payload (KafkaRecords' payload header), so that XD's
+	 * consumer hands the modules a {@code String}, as after an XD module upstream.
+	 */
+	private static final Header STRING_PAYLOAD = new RecordHeader("xd-payload",
+			"String".getBytes(StandardCharsets.UTF_8));
+
+	private final Bench bench;
+
+	private final boolean quick;
+
+	private final Path work;
+
+	private int topics;
+
+	PeerSuite(Bench bench, boolean quick, Path work) {
+		this.bench = bench;
+		this.quick = quick;
+		this.work = work;
+	}
+
+	void run() throws IOException, InterruptedException {
+		this.bench.ensureBroker();
+		int rounds = this.quick ? 1 : ROUNDS;
+		List<Integer> partitionCounts = this.quick ? List.of(1) : List.of(1, 3);
+		Map<Integer, Long> records = this.quick ? QUICK_RECORDS : RECORDS;
+		PeerTable table = new PeerTable();
+		int turn = 0;
+		try (KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
+			for (int round = 1; round <= rounds; round++) {
+				for (int partitions : partitionCounts) {
+					for (int size : SIZES) {
+						for (String hop : HOPS) {
+							for (String mode : List.of(PeerTable.AT_LEAST_ONCE, PeerTable.EXACTLY_ONCE)) {
+								List<String> sides = (turn++ % 2 == 0) ? List.of(PeerTable.XD, PeerTable.STREAMS)
+										: List.of(PeerTable.STREAMS, PeerTable.XD);
+								for (String side : sides) {
+									Hop run = new Hop(side, hop, mode, size, partitions, records.get(size),
+											"round " + round + "/" + rounds);
+									List<Figure> rates = side.equals(PeerTable.XD) ? xd(offsets, run)
+											: streams(offsets, run);
+									for (int i = 0; i < STREAMS.size(); i++) {
+										table.add(new PeerTable.Case(hop, size, partitions, STREAMS.get(i)), side, mode,
+												rates.get(i));
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		write(table, rounds, partitionCounts, records);
+	}
+
+	/**
+	 * One side's measurement of one case: a fresh JVM, its first stream and a later one.
+	 *
+	 * @param side {@link PeerTable#XD} or {@link PeerTable#STREAMS}
+	 * @param hop {@code bridge} or {@code transform}
+	 * @param mode {@link PeerTable#AT_LEAST_ONCE} or {@link PeerTable#EXACTLY_ONCE}
+	 * @param size bytes per record
+	 * @param partitions of the input and output topics
+	 * @param records the records filled in and expected out
+	 * @param round for the progress lines
+	 */
+	private record Hop(String side, String hop, String mode, int size, int partitions, long records, String round) {
+
+		String describe(String stream) {
+			return this.hop + ", " + this.size + " B, " + this.partitions + " partition(s), " + this.mode + ", "
+					+ this.side + " " + stream + " stream";
+		}
+	}
+
+	/** A fresh singlenode over Kafka; its first stream, then a second one, each on topics of its own. */
+	private List<Figure> xd(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
+		List<Figure> rates = new ArrayList<>();
+		try (Singlenode singlenode = Singlenode.start(this.bench, this.work, "peer-xd-" + (this.topics + 1),
+				Bench.serverJavaOptions(), Suites.KAFKA)) {
+			for (String stream : STREAMS) {
+				String queue = "peer" + (++this.topics) + this.bench.runId();
+				// the bus's topics for queue:<name> (':' escaped as _3A, see KafkaTopicProvisioner)
+				String in = "queue_3A" + queue + "in";
+				String out = "queue_3A" + queue + "out";
+				prepare(offsets, run, in, out);
+				singlenode.createStream(queue, "queue:" + queue + "in > " + (run.hop().equals("bridge") ? "bridge"
+						: "transform --expression=payload.toUpperCase()") + " > queue:" + queue + "out");
+				singlenode.deployStream(queue, run.mode().equals(PeerTable.EXACTLY_ONCE)
+						? "module." + run.hop() + ".consumer.transactional=true" : "");
+				rates.add(measure(offsets, run, stream, out, singlenode::isAlive, singlenode.log()));
+				singlenode.destroyStream(queue);
+				offsets.deleteTopics(List.of(in, out));
+			}
+		}
+		return rates;
+	}
+
+	/** A forked JVM running {@link KafkaStreamsHop}: its first instance, then a second one, each on topics of its own. */
+	private List<Figure> streams(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
+		List<String> topicNames = new ArrayList<>();
+		for (int i = 0; i < STREAMS.size(); i++) {
+			String stem = "peer" + (++this.topics) + this.bench.runId();
+			topicNames.add(stem + "in");
+			topicNames.add(stem + "out");
+		}
+		List<String> command = new ArrayList<>();
+		command.add(Bench.javaCommand());
+		command.addAll(Bench.serverJavaOptions());
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaStreamsHop.class.getName(),
+				Bench.BROKER, run.mode().equals(PeerTable.EXACTLY_ONCE) ? "exactly_once_v2" : "at_least_once",
+				run.hop(), this.work.resolve("kafka-streams-state").toString()));
+		command.addAll(topicNames);
+		Path log = this.work.resolve("peer-streams-" + this.topics + ".log");
+		prepare(offsets, run, topicNames.get(0), topicNames.get(1));
+		Process process = new ProcessBuilder(command).directory(this.bench.home().toFile())
+			.redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.start();
+		List<Figure> rates = new ArrayList<>();
+		try (Writer next = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
+			for (int i = 0; i < STREAMS.size(); i++) {
+				String in = topicNames.get(2 * i);
+				String out = topicNames.get(2 * i + 1);
+				if (i > 0) {
+					prepare(offsets, run, in, out);
+					next.write("next\n");
+					next.flush();
+				}
+				rates.add(measure(offsets, run, STREAMS.get(i), out, process::isAlive, log));
+			}
+		}
+		finally {
+			// standard input closed: the last instance closes and the JVM exits
+			if (!process.waitFor(60, TimeUnit.SECONDS)) {
+				process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			}
+		}
+		// only now: an instance whose source topic vanishes fails (MissingSourceTopicException)
+		offsets.deleteTopics(topicNames);
+		return rates;
+	}
+
+	/** Creates the input and output topics and fills the input with the case's records. */
+	private void prepare(KafkaOffsets offsets, Hop run, String in, String out) throws IOException,
+			InterruptedException {
+		offsets.createTopic(in, run.partitions());
+		offsets.createTopic(out, run.partitions());
+		fill(offsets, in, run.size(), run.records());
+	}
+
+	/**
+	 * Writes {@code count} records of {@code size} bytes of lower-case text (so that upper-casing them is work) with
+	 * this runner's own producer, and checks that the broker has them all.
+	 */
+	private static void fill(KafkaOffsets offsets, String topic, int size, long count) throws IOException,
+			InterruptedException {
+		byte[] text = new byte[size];
+		for (int i = 0; i < size; i++) {
+			text[i] = (byte) ('a' + i % 26);
+		}
+		Properties config = new Properties();
+		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Bench.BROKER);
+		config.put(ProducerConfig.ACKS_CONFIG, "1");
+		config.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+		config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+		config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+		AtomicReference<Exception> failure = new AtomicReference<>();
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+			for (long i = 0; i < count && failure.get() == null; i++) {
+				producer.send(new ProducerRecord<byte[], byte[]>(topic, null, null, text, List.of(STRING_PAYLOAD)),
+						(metadata, ex) -> {
+							if (ex != null) {
+								failure.compareAndSet(null, ex);
+							}
+						});
+			}
+			producer.flush();
+		}
+		long filled = offsets.endOffsets(topic);
+		if (failure.get() != null || filled != count) {
+			throw new IOException("Could not fill " + topic + " with " + count + " records (it has " + filled + ")"
+					+ (failure.get() != null ? ": " + failure.get() : ""), failure.get());
+		}
+	}
+
+	/**
+	 * Samples the output topic's committed end offsets until they reach the case's records; the rate from the first
+	 * record out to the last.
+	 * @throws IOException with the end of the log when the process dies or the hop does not end within 600 s
+	 */
+	private Figure measure(KafkaOffsets offsets, Hop run, String stream, String out, BooleanSupplier alive, Path log)
+			throws IOException, InterruptedException {
+		this.bench.progress("peer, " + run.round() + ": " + run.describe(stream) + ", " + run.records() + " records");
+		List<Sample> samples = new ArrayList<>();
+		long begin = System.nanoTime();
+		long lastProgress = begin;
+		while (true) {
+			long before = System.nanoTime();
+			long count = offsets.committedEndOffsets(out);
+			long now = System.nanoTime();
+			samples.add(new Sample(before + (now - before) / 2, count));
+			if (count >= run.records()) {
+				break;
+			}
+			if (now - begin > TIMEOUT_NANOS || !alive.getAsBoolean()) {
+				throw new IOException(run.describe(stream) + " did not complete (" + count + " of " + run.records()
+						+ " records out); the end of " + log + ":\n" + tail(log));
+			}
+			if (now - lastProgress >= PROGRESS_NANOS) {
+				this.bench.progress(String.format("  %s: %d s, %,d of %,d records out", out,
+						(now - begin) / 1_000_000_000L, count, run.records()));
+				lastProgress = now;
+			}
+			Thread.sleep(Math.max(1, POLL.toMillis() - (System.nanoTime() - before) / 1_000_000));
+		}
+		Figure rate = Rates.rate(samples, 1, run.records());
+		this.bench.progress("peer: " + run.describe(stream) + ": " + rate.format("%.0f") + " msg/s");
+		return rate;
+	}
+
+	private static String tail(Path log) throws IOException {
+		List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+		return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+	}
+
+	private void write(PeerTable table, int rounds, List<Integer> partitionCounts, Map<Integer, Long> records)
+			throws IOException {
+		SuiteJson json = new SuiteJson(this.bench, "peer", "A Kafka hop through XD beside Kafka Streams")
+			.note("One local broker. For each case, a topic of P partitions is filled beforehand (by this runner's own "
+					+ "producer) with " + records.get(100) + " records of 100 B or " + records.get(1000) + " of 1 000 B, "
+					+ "lower-case text marked as XD marks a String payload, and the hop copies it to a second topic of "
+					+ "P partitions. XD: queue:in > bridge > queue:out, or queue:in > transform "
+					+ "--expression=payload.toUpperCase() > queue:out, on a singlenode over the Kafka bus with its "
+					+ "defaults. Kafka Streams " + AppInfoParser.getVersion() + ": builder.stream(in).to(out) with byte-array serdes, "
+					+ "or .mapValues(String::toUpperCase) with String serdes, with its defaults (one stream thread).")
+			.note("at-least-once: each side's default; exactly-once: XD's module.<hop>.consumer.transactional=true, "
+					+ "Kafka Streams' processing.guarantee=exactly_once_v2.")
+			.note("The rate is the output topic's: its end offsets summed over partitions, as read_committed "
+					+ "(listOffsets with READ_COMMITTED) every 50 ms, from the first record out to the last; start-up "
+					+ "and the consumer group's join are left out. With exactly-once the offsets also count one "
+					+ "transaction marker per partition per transaction (under 0.2% of them here).")
+			.note("first: the first stream of a fresh singlenode JVM, the first KafkaStreams instance of a fresh JVM "
+					+ "(forked, with the same JVM options as the singlenode: " + String.join(" ",
+							Bench.serverJavaOptions()) + "); later: a second stream or instance in that JVM, right "
+					+ "after the first (its warm-up), on topics of its own. XD and Kafka Streams alternate case by "
+					+ "case, which goes first alternating too; " + rounds + " round(s), partitions " + partitionCounts
+					+ "; each figure is the median of its rounds.");
+		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
+		table.rows().forEach(json::row);
+		List<String> categories = new ArrayList<>();
+		List<List<Figure>> ratios = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			ratios.add(new ArrayList<>());
+		}
+		for (PeerTable.Case key : table.cases()) {
+			if (key.hop().equals(HOPS.get(0))) {
+				categories.add(key.size() + " B " + key.partitions() + "p " + key.stream());
+			}
+			int series = HOPS.indexOf(key.hop()) * 2;
+			ratios.get(series).add(table.ratio(key, PeerTable.AT_LEAST_ONCE));
+			ratios.get(series + 1).add(table.ratio(key, PeerTable.EXACTLY_ONCE));
+		}
+		SuiteJson.Chart chart = json.chart("XD / Kafka Streams, the same hop (median; 1 = as fast)", "bar",
+				"size, partitions, stream", "XD / Kafka Streams", false);
+		for (String hop : HOPS) {
+			int series = HOPS.indexOf(hop) * 2;
+			chart.series(hop + " " + PeerTable.AT_LEAST_ONCE, categories, ratios.get(series))
+				.series(hop + " " + PeerTable.EXACTLY_ONCE, categories, ratios.get(series + 1));
+		}
+		json.write();
+	}
+
+}
