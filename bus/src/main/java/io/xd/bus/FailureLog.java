@@ -7,6 +7,8 @@ import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 
+import org.springframework.core.NestedExceptionUtils;
+
 /**
  * Logs the failed messages of one binding without flooding the log, as a failing stream would at one stack trace
  * per message and per attempt: the first failure of each kind (the class of the exception's root cause) is logged
@@ -54,7 +56,7 @@ public final class FailureLog {
 	 * @param cause why
 	 */
 	public void failed(String what, Throwable cause) {
-		Throwable root = rootCause(cause);
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(cause);
 		Class<?> type = (this.kinds.size() < MAX_KINDS || this.kinds.containsKey(root.getClass())) ? root.getClass()
 				: OTHER;
 		long now = this.nanoTime.getAsLong();
@@ -73,14 +75,6 @@ public final class FailureLog {
 			this.logger.warn("{} more failures of the kind {} since the last report; the latest: {}: {}", counted,
 					root.getClass().getName(), what, firstLine(root));
 		}
-	}
-
-	private static Throwable rootCause(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return root;
 	}
 
 	private static String firstLine(Throwable ex) {

@@ -6,10 +6,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.MessageHandler;
 import org.springframework.messaging.MessageHeaders;
+import org.springframework.messaging.converter.DefaultContentTypeResolver;
 import org.springframework.messaging.converter.JacksonJsonMessageConverter;
 import org.springframework.messaging.converter.MessageConversionException;
 import org.springframework.messaging.converter.StringMessageConverter;
@@ -27,6 +29,8 @@ import io.xd.modules.TypeConversion;
  * and the cause, which the bus treats as any failed message (retried, then sent to the error path).
  */
 final class PayloadConversion {
+
+	private static final DefaultContentTypeResolver CONTENT_TYPES = new DefaultContentTypeResolver();
 
 	private final MimeType target;
 
@@ -161,10 +165,8 @@ final class PayloadConversion {
 		if (this.target.getCharset() != null) {
 			return this.target.getCharset();
 		}
-		Object type = headers.get(MessageHeaders.CONTENT_TYPE);
 		try {
-			MimeType given = (type instanceof MimeType mime) ? mime
-					: (type instanceof String string) ? MimeType.valueOf(string) : null;
+			MimeType given = CONTENT_TYPES.resolve(headers);
 			if (given != null && given.getCharset() != null) {
 				return given.getCharset();
 			}
@@ -196,10 +198,6 @@ final class PayloadConversion {
 
 	/** The first line of the deepest cause's message, the one that says what was wrong. */
 	private static String reason(Throwable ex) {
-		Throwable cause = ex;
-		while (cause.getCause() != null && cause.getCause() != cause) {
-			cause = cause.getCause();
-		}
-		return ContainerServer.reason(cause);
+		return ContainerServer.reason(NestedExceptionUtils.getMostSpecificCause(ex));
 	}
 }

@@ -279,7 +279,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			}
 			if (transaction.isOpen()) {
 				try {
-					transaction.commit(nextOffsets(records, end), consumer.groupMetadata());
+					transaction.commit(PollOffsets.next(records, end), consumer.groupMetadata());
 				}
 				catch (KafkaException ex) {
 					logger.warn("Could not commit the transaction of a poll of '{}'; its records are delivered again",
@@ -302,27 +302,12 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 	}
 
-	/** The next offset to read of each partition of {@code records}, after the first {@code count} of them. */
-	private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records,
-			int count) {
-		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-		for (int i = 0; i < count; i++) {
-			ConsumerRecord<byte[], byte[]> record = records.get(i);
-			offsets.put(new TopicPartition(record.topic(), record.partition()),
-					new OffsetAndMetadata(record.offset() + 1));
-		}
-		return offsets;
-	}
-
 	/**
 	 * After a transaction that did not commit (or whose outcome was unknown), goes back to the committed offsets of
 	 * the poll's partitions that this consumer still owns, so that the next poll delivers what was not committed.
 	 */
 	private static void rewindToCommitted(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records) {
-		Map<TopicPartition, Long> first = new HashMap<>();
-		for (ConsumerRecord<byte[], byte[]> record : records) {
-			first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
-		}
+		Map<TopicPartition, Long> first = PollOffsets.first(records);
 		first.keySet().retainAll(consumer.assignment());
 		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(first.keySet());
 		first.forEach((partition, offset) -> {

@@ -112,7 +112,7 @@ public final class KafkaMessageBus implements MessageBus {
 	@Override
 	public ProducerBinding bindProducer(String name, String tapName, BindingProperties properties) {
 		requirePointToPoint(name);
-		if (properties.directBinding() && !ChannelNames.isQueue(name)) {
+		if (bindsDirectly(name, properties)) {
 			return bindDirectProducer(name, tapName, properties, null);
 		}
 		return bindProducerTo(name, tapName, properties, true);
@@ -127,7 +127,7 @@ public final class KafkaMessageBus implements MessageBus {
 	public ProducerBinding bindProducer(String name, String tapName, BindingProperties properties,
 			SendCounter counter) {
 		requirePointToPoint(name);
-		if (!properties.directBinding() || ChannelNames.isQueue(name)) {
+		if (!bindsDirectly(name, properties)) {
 			return MessageBus.super.bindProducer(name, tapName, properties, counter);
 		}
 		return bindDirectProducer(name, tapName, properties, counter);
@@ -158,7 +158,7 @@ public final class KafkaMessageBus implements MessageBus {
 	@Override
 	public Binding bindConsumer(String name, MessageHandler handler, BindingProperties properties) {
 		requirePointToPoint(name);
-		if (properties.directBinding() && !ChannelNames.isQueue(name)) {
+		if (bindsDirectly(name, properties)) {
 			return this.direct.bindConsumer(name, handler, BindingProperties.NONE);
 		}
 		String topic = KafkaTopicProvisioner.topicName(name);
@@ -257,6 +257,11 @@ public final class KafkaMessageBus implements MessageBus {
 		binding.onUnbind(() -> this.consumers.remove(binding));
 		binding.start(JOIN_PATIENCE);
 		return binding;
+	}
+
+	/** Whether a point-to-point channel is a pipe the admin allows to bind directly: never a named queue. */
+	private static boolean bindsDirectly(String name, BindingProperties properties) {
+		return properties.directBinding() && !ChannelNames.isQueue(name);
 	}
 
 	private static void requirePointToPoint(String name) {

@@ -24,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
+import org.springframework.messaging.converter.DefaultContentTypeResolver;
 import org.springframework.messaging.support.GenericMessage;
 import org.springframework.util.MimeType;
 
@@ -67,6 +68,8 @@ final class KafkaRecords {
 	private static final Map<String, Header> SCALAR_PAYLOADS = new ConcurrentHashMap<>();
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final DefaultContentTypeResolver CONTENT_TYPES = new DefaultContentTypeResolver();
 
 	private static final Logger logger = LoggerFactory.getLogger(KafkaRecords.class);
 
@@ -122,7 +125,8 @@ final class KafkaRecords {
 		}
 		if (payload instanceof byte[]) {
 			// bytes whose contentType says text are still bytes: say so, or the consumer would make them a String
-			return isText(headers.get(MessageHeaders.CONTENT_TYPE)) ? BYTES_PAYLOAD : null;
+			MimeType type = contentType(headers);
+			return (type != null && type.getType().equals("text")) ? BYTES_PAYLOAD : null;
 		}
 		if (payload instanceof Map<?, ?> || payload instanceof Collection<?>) {
 			return JSON_PAYLOAD;
@@ -130,24 +134,14 @@ final class KafkaRecords {
 		return SCALAR_PAYLOADS.computeIfAbsent(typeOf(payload), KafkaRecords::payloadHeader);
 	}
 
-	private static boolean isText(Object contentType) {
-		MimeType type = mimeType(contentType);
-		return type != null && type.getType().equals("text");
-	}
-
-	private static MimeType mimeType(Object contentType) {
-		if (contentType instanceof MimeType type) {
-			return type;
+	/** The message's {@code contentType} (a {@link MimeType} or its text), or {@code null} when none parses. */
+	private static MimeType contentType(MessageHeaders headers) {
+		try {
+			return CONTENT_TYPES.resolve(headers);
 		}
-		if (contentType instanceof String text) {
-			try {
-				return MimeType.valueOf(text);
-			}
-			catch (IllegalArgumentException ex) {
-				return null;
-			}
+		catch (IllegalArgumentException ex) {
+			return null;
 		}
-		return null;
 	}
 
 	/** The record headers of a message, or {@code null} when it has none to carry. */
@@ -298,13 +292,13 @@ final class KafkaRecords {
 			headers.put(name, (type == null) ? textOrBytes(bytes) : parse(type, new String(bytes,
 					StandardCharsets.UTF_8)));
 		}
-		return new GenericMessage<>(payload(value, kind, headers.get(MessageHeaders.CONTENT_TYPE)),
-				new BusHeaders(headers));
+		MessageHeaders messageHeaders = new BusHeaders(headers);
+		return new GenericMessage<>(payload(value, kind, messageHeaders), messageHeaders);
 	}
 
-	private static Object payload(byte[] value, String kind, Object contentType) {
+	private static Object payload(byte[] value, String kind, MessageHeaders headers) {
 		if (kind == null) {
-			MimeType type = mimeType(contentType);
+			MimeType type = contentType(headers);
 			if (type == null || !type.getType().equals("text")) {
 				return value;
 			}

@@ -80,7 +80,8 @@ final class PipelinedCommits {
 			InFlightSends.close();
 		}
 		Thread thread = Thread.currentThread();
-		Pending current = new Pending(consumer, sends, nextOffsets(records), firstOffsets(records));
+		Pending current = new Pending(consumer, sends, PollOffsets.next(records, records.size()),
+				PollOffsets.first(records));
 		Pending previous = this.pending.remove(thread);
 		if (previous != null && !settled(previous, current)) {
 			// the records are delivered again; the next polls settle at once, so that a send failing again fails
@@ -184,23 +185,6 @@ final class PipelinedCommits {
 			}
 		}
 		return true;
-	}
-
-	private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
-		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-		for (ConsumerRecord<byte[], byte[]> record : records) {
-			offsets.put(new TopicPartition(record.topic(), record.partition()),
-					new OffsetAndMetadata(record.offset() + 1));
-		}
-		return offsets;
-	}
-
-	private static Map<TopicPartition, Long> firstOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
-		Map<TopicPartition, Long> first = new HashMap<>();
-		for (ConsumerRecord<byte[], byte[]> record : records) {
-			first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
-		}
-		return first;
 	}
 
 	/** A handled poll: its consumer, the sends its records caused, its next offsets and its first records. */

@@ -30,12 +30,6 @@ public record ModuleStatus(DeploymentState state, String error, long since, Doub
 		return new ModuleStatus(DeploymentState.FAILED, error, System.currentTimeMillis(), null);
 	}
 
-	/** The same status with a newly measured message rate. */
-	public ModuleStatus withRate(double rate) {
-		return new ModuleStatus(this.state, this.error, this.since, rate, this.errorRate, this.errors,
-				this.deadLetters, this.lastError);
-	}
-
 	/** The same status with newly measured rates and failure counts. */
 	public ModuleStatus withMeasurement(double rate, double errorRate, long errors, long deadLetters,
 			LastError lastError) {
