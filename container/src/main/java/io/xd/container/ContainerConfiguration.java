@@ -12,6 +12,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -26,6 +27,7 @@ import io.xd.bus.kafka.KafkaMessageBus;
 import io.xd.bus.local.LocalMessageBus;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.modules.HostAccess;
+import io.xd.modules.ModuleServices;
 import io.xd.modules.internal.ModuleRegistry;
 
 /**
@@ -59,7 +61,7 @@ public class ContainerConfiguration {
 
 	@Bean(initMethod = "start", destroyMethod = "close")
 	public ContainerServer containerServer(CuratorFramework client, ModuleRegistry registry, MessageBus bus,
-			MeterRegistry meters, HostAccess hostAccess,
+			MeterRegistry meters, HostAccess hostAccess, ObjectProvider<ModuleServices> services,
 			ContainerProperties properties, Environment environment, @Value("${xd.data.dir}") Path dataDirectory,
 			@Value("${xd.container.rateInterval:5s}") Duration rateInterval) throws IOException {
 		// singlenode keeps its container id across restarts; a container process is a new member each time it starts,
@@ -74,7 +76,8 @@ public class ContainerConfiguration {
 				Long.toString(ManagementFactory.getRuntimeMXBean().getPid()), properties.getGroups(),
 				properties.getAttributes());
 		ModuleLocator modules = new CustomModuleFetcher(client, registry, dataDirectory.resolve("module-cache"));
-		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory, hostAccess),
+		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory, hostAccess,
+				services.getIfAvailable(() -> ModuleServices.NONE)),
 				rateInterval);
 	}
 

@@ -19,11 +19,13 @@ import io.xd.bus.ProducerBinding;
 import io.xd.bus.SendCounter;
 import io.xd.core.ChannelNames;
 import io.xd.core.cluster.ModuleDeployment;
+import io.xd.modules.Destinations;
 import io.xd.modules.HostAccess;
 import io.xd.modules.Module;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleServices;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
@@ -54,6 +56,8 @@ public final class ModuleRunner {
 
 	private final HostAccess hostAccess;
 
+	private final ModuleServices services;
+
 	/**
 	 * A runner whose module meters go nowhere but the modules' own {@link RunningModule#meters()}, in XD's default
 	 * data directory.
@@ -82,6 +86,16 @@ public final class ModuleRunner {
 	 */
 	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory,
 			HostAccess hostAccess) {
+		this(modules, bus, meterRegistry, dataDirectory, hostAccess, ModuleServices.NONE);
+	}
+
+	/**
+	 * A runner that also offers its modules {@code services} (an analytics store); each module gets its own
+	 * {@link Destinations} on this runner's bus besides.
+	 */
+	public ModuleRunner(ModuleLocator modules, MessageBus bus, MeterRegistry meterRegistry, Path dataDirectory,
+			HostAccess hostAccess, ModuleServices services) {
+		this.services = Objects.requireNonNull(services, "services");
 		this.modules = Objects.requireNonNull(modules, "modules");
 		this.bus = Objects.requireNonNull(bus, "bus");
 		this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
@@ -118,8 +132,10 @@ public final class ModuleRunner {
 		try {
 			ModuleOptions options = provider.metadata().resolve(deployment.options());
 			this.hostAccess.check(provider, options);
+			running.destinations = new BusDestinations(this.bus, deployment.moduleId(), running.meters.meterOutput());
 			Module module = provider.create(new ModuleContext(deployment.stream(), deployment.label(),
-					deployment.index(), options, this.dataDirectory, onFailure, this.hostAccess));
+					deployment.index(), options, this.dataDirectory, onFailure, this.hostAccess,
+					this.services.with(Destinations.class, running.destinations)));
 			running.meters.meterLatency(module, deployment);
 			running.meters.shareInputCounts(module);
 			MessageChannel output = null;
@@ -219,6 +235,8 @@ public final class ModuleRunner {
 
 		private MessageChannel outputChannel;
 
+		private BusDestinations destinations;
+
 		private final CustomModule custom;
 
 		private boolean undeployed;
@@ -267,6 +285,9 @@ public final class ModuleRunner {
 				}
 			}
 			unbind(this.output);
+			if (this.destinations != null) {
+				this.destinations.close();
+			}
 			this.meters.remove();
 			if (this.custom != null) {
 				// the last instance of a deleted or replaced custom module releases its class loader

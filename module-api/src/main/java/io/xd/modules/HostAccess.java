@@ -13,14 +13,12 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * What the operator lets stream definitions reach on the host. A stream definition is untrusted input, written by a
@@ -43,6 +41,10 @@ import java.util.stream.Collectors;
  * ({@code xd.datasources.<name>.url}, {@code .username}, {@code .password}): the definition carries neither the URL nor
  * the password. A literal JDBC URL is accepted only where it matches the operator's patterns
  * ({@code xd.modules.jdbc.allowed-urls}; none by default), read the way its driver reads it (the module's job).
+ * <p>
+ * <b>Connector servers.</b> Connector modules ({@code rabbit}, {@code mqtt}, {@code redis}, ...) name a server the
+ * operator declared ({@code xd.connections.<name>}, a {@link Connection}, credentials included), or a host of
+ * {@code xd.modules.connect.allowed-hosts} (none by default).
  * <p>
  * <b>Connecting.</b> Modules that connect to a host named in an option ({@code http-client --url}) reach only the hosts
  * the operator allows ({@code xd.modules.http-client.allowed-hosts}: names and IP literals, matched exactly; none by
@@ -71,6 +73,10 @@ public final class HostAccess {
 
 	private final List<String> allowedJdbcUrls;
 
+	private final Map<String, Connection> connections;
+
+	private final Set<String> connectHosts;
+
 	/**
 	 * @param fileRoots the folders file options may name, absolute; the first is where relative paths resolve
 	 * @param dataDirectory the server's data directory, which no root may contain
@@ -86,23 +92,44 @@ public final class HostAccess {
 		this.reservedPorts = Set::of;
 		this.dataSources = Map.of();
 		this.allowedJdbcUrls = List.of();
+		this.connections = Map.of();
+		this.connectHosts = Set.of();
 	}
 
 	private HostAccess(HostAccess base, Set<String> allowedHosts, List<String> bindAddresses,
 			Supplier<? extends Collection<Integer>> reservedPorts, Map<String, DataSource> dataSources,
-			List<String> allowedJdbcUrls) {
+			List<String> allowedJdbcUrls, Map<String, Connection> connections, Set<String> connectHosts) {
 		this.fileRoots = base.fileRoots;
 		this.allowedHosts = allowedHosts;
 		this.bindAddresses = bindAddresses;
 		this.reservedPorts = reservedPorts;
 		this.dataSources = dataSources;
 		this.allowedJdbcUrls = allowedJdbcUrls;
+		this.connections = connections;
+		this.connectHosts = connectHosts;
+	}
+
+	/** The same access, with the servers the operator declared for connector modules, by name. */
+	public HostAccess withConnections(Map<String, Connection> connections) {
+		return new HostAccess(this, this.allowedHosts, this.bindAddresses, this.reservedPorts, this.dataSources,
+				this.allowedJdbcUrls, Collections.unmodifiableMap(new TreeMap<>(connections)), this.connectHosts);
+	}
+
+	/**
+	 * The same access, where connector modules ({@code rabbit}, {@code mqtt}, {@code redis}, {@code mail},
+	 * {@code sftp}, the {@code tcp} sink) may also name these hosts in their host options: names (matched exactly,
+	 * ignoring case) or IP literals ({@code xd.modules.connect.allowed-hosts}).
+	 */
+	public HostAccess withConnectHosts(Collection<String> hosts) {
+		return new HostAccess(this, this.allowedHosts, this.bindAddresses, this.reservedPorts, this.dataSources,
+				this.allowedJdbcUrls, this.connections, HostChecks.hostSet(hosts));
 	}
 
 	/** The same access, with the databases the operator declared, by name. */
 	public HostAccess withDataSources(Map<String, DataSource> dataSources) {
 		return new HostAccess(this, this.allowedHosts, this.bindAddresses, this.reservedPorts,
-				Collections.unmodifiableMap(new TreeMap<>(dataSources)), this.allowedJdbcUrls);
+				Collections.unmodifiableMap(new TreeMap<>(dataSources)), this.allowedJdbcUrls, this.connections,
+				this.connectHosts);
 	}
 
 	/**
@@ -111,8 +138,9 @@ public final class HostAccess {
 	 * it, without parameters, and checks those against its own list.
 	 */
 	public HostAccess withAllowedJdbcUrls(Collection<String> patterns) {
+		List<String> allowed = patterns.stream().map(String::strip).filter(pattern -> !pattern.isEmpty()).toList();
 		return new HostAccess(this, this.allowedHosts, this.bindAddresses, this.reservedPorts, this.dataSources,
-				patterns.stream().map(String::strip).filter(pattern -> !pattern.isEmpty()).toList());
+				allowed, this.connections, this.connectHosts);
 	}
 
 	/**
@@ -120,20 +148,16 @@ public final class HostAccess {
 	 * IP literals.
 	 */
 	public HostAccess withAllowedHosts(Collection<String> hosts) {
-		Set<String> allowed = hosts.stream()
-			.map(host -> host.strip().toLowerCase(Locale.ROOT))
-			.map(host -> (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host)
-			.filter(host -> !host.isEmpty())
-			.collect(Collectors.toUnmodifiableSet());
+		Set<String> allowed = HostChecks.hostSet(hosts);
 		return new HostAccess(this, allowed, this.bindAddresses, this.reservedPorts, this.dataSources,
-				this.allowedJdbcUrls);
+				this.allowedJdbcUrls, this.connections, this.connectHosts);
 	}
 
 	/** The same access, where network sources may also listen on these addresses ({@code 0.0.0.0}: on every one). */
 	public HostAccess withBindAddresses(Collection<String> addresses) {
 		List<String> allowed = addresses.stream().map(String::strip).filter(address -> !address.isEmpty()).toList();
 		return new HostAccess(this, this.allowedHosts, allowed, this.reservedPorts, this.dataSources,
-				this.allowedJdbcUrls);
+				this.allowedJdbcUrls, this.connections, this.connectHosts);
 	}
 
 	/**
@@ -142,7 +166,7 @@ public final class HostAccess {
 	 */
 	public HostAccess withReservedPorts(Supplier<? extends Collection<Integer>> ports) {
 		return new HostAccess(this, this.allowedHosts, this.bindAddresses, Objects.requireNonNull(ports),
-				this.dataSources, this.allowedJdbcUrls);
+				this.dataSources, this.allowedJdbcUrls, this.connections, this.connectHosts);
 	}
 
 	/** The defaults: one file root, the folder {@value #DEFAULT_FILE_ROOT} of the data directory. */
@@ -268,6 +292,54 @@ public final class HostAccess {
 		return found;
 	}
 
+	/**
+	 * The server the operator declared for connector modules under {@code name} ({@code xd.connections.<name>}).
+	 * @param option the option that named it, for the message
+	 * @throws ModuleOptionException listing the declared names when there is none of that name
+	 */
+	public Connection connection(String option, String name) {
+		Connection found = this.connections.get(name);
+		if (found == null) {
+			throw ModuleOptionException.refused(option, name, "no connection of that name is declared; the operator "
+					+ "declares them as xd.connections.<name>.host, .port, .username, .password, .tls"
+					+ (this.connections.isEmpty() ? "" : " (declared: " + String.join(", ", this.connections.keySet()) + ")"));
+		}
+		return found;
+	}
+
+	/** The names of the declared connections. */
+	public Set<String> connectionNames() {
+		return this.connections.keySet();
+	}
+
+	/** The hosts connector modules may name in their host options ({@code xd.modules.connect.allowed-hosts}). */
+	public Set<String> connectHosts() {
+		return this.connectHosts;
+	}
+
+	/**
+	 * Checks a host that a connector module's option names, as it connects: one the operator allows
+	 * ({@code xd.modules.connect.allowed-hosts}), resolving to no link-local, metadata, wildcard or multicast address,
+	 * and not XD's own port on this host. Hosts of declared {@link Connection connections} need no check: the operator
+	 * named them.
+	 * @param option the option that named the host, for the message
+	 * @param host a host name or IP literal
+	 * @param port the port it connects to
+	 * @return the addresses the host resolved to
+	 * @throws ModuleOptionException naming the option and the allowed hosts
+	 */
+	public List<InetAddress> checkConnectHost(String option, String host, int port) {
+		String bare = HostChecks.bareHost(host);
+		String shown = host + ":" + port;
+		if (bare.isEmpty() || !this.connectHosts.contains(bare)) {
+			throw ModuleOptionException.refused(option, shown, "its host is not one of " + new TreeSet<>(this.connectHosts)
+					+ " (the operator's xd.modules.connect.allowed-hosts); name a declared connection with "
+					+ "--connection instead" + (this.connections.isEmpty() ? ""
+							: " (declared: " + String.join(", ", this.connections.keySet()) + ")"));
+		}
+		return HostChecks.checkAddresses(option, shown, bare, port, reservedPorts());
+	}
+
 	/** The names of the declared data sources. */
 	public Set<String> dataSourceNames() {
 		return this.dataSources.keySet();
@@ -315,7 +387,7 @@ public final class HostAccess {
 		catch (UnknownHostException ex) {
 			throw ModuleOptionException.refused("address", address, "it does not resolve");
 		}
-		if (!resolved.isLoopbackAddress() && !isAllowedBindAddress(address, resolved)) {
+		if (!resolved.isLoopbackAddress() && !HostChecks.isAllowedBindAddress(this.bindAddresses, address, resolved)) {
 			throw ModuleOptionException.refused("address", address, "network sources listen on loopback addresses and on "
 					+ this.bindAddresses + " only (the operator's xd.modules.network.bind-addresses)");
 		}
@@ -326,23 +398,6 @@ public final class HostAccess {
 			throw ModuleOptionException.refused("port", Integer.toString(port), "it is a port of XD itself");
 		}
 		return new InetSocketAddress(resolved, port);
-	}
-
-	private boolean isAllowedBindAddress(String address, InetAddress resolved) {
-		for (String allowed : this.bindAddresses) {
-			if (allowed.equalsIgnoreCase(address)) {
-				return true;
-			}
-			try {
-				if (InetAddress.getByName(allowed).equals(resolved)) {
-					return true;
-				}
-			}
-			catch (UnknownHostException ex) {
-				// an allowed name that does not resolve here allows nothing
-			}
-		}
-		return false;
 	}
 
 	/**
@@ -356,31 +411,13 @@ public final class HostAccess {
 	 * @throws ModuleOptionException naming the option and the allowed hosts
 	 */
 	public List<InetAddress> checkDestination(String option, URI uri) {
-		String host = (uri.getHost() == null) ? "" : uri.getHost().toLowerCase(Locale.ROOT);
-		String bare = (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
+		String bare = HostChecks.bareHost((uri.getHost() == null) ? "" : uri.getHost());
 		if (bare.isEmpty() || !this.allowedHosts.contains(bare)) {
 			throw ModuleOptionException.refused(option, uri.toString(), "its host is not one of " + new TreeSet<>(this.allowedHosts)
 					+ " (the operator's xd.modules.http-client.allowed-hosts)");
 		}
-		InetAddress[] addresses;
-		try {
-			addresses = InetAddress.getAllByName(bare);
-		}
-		catch (UnknownHostException ex) {
-			throw ModuleOptionException.refused(option, uri.toString(), "its host does not resolve");
-		}
 		int port = (uri.getPort() != -1) ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
-		for (InetAddress address : addresses) {
-			if (address.isLinkLocalAddress() || address.isAnyLocalAddress() || address.isMulticastAddress()
-					|| HostChecks.isMetadataAddress(address)) {
-				throw ModuleOptionException.refused(option, uri.toString(), "its host resolves to " + address.getHostAddress()
-						+ ", a link-local, metadata, wildcard or multicast address, which no stream may reach");
-			}
-			if (reservedPorts().contains(port) && (address.isLoopbackAddress() || HostChecks.isLocal(address))) {
-				throw ModuleOptionException.refused(option, uri.toString(), "it is a port of XD itself");
-			}
-		}
-		return List.of(addresses);
+		return HostChecks.checkAddresses(option, uri.toString(), bare, port, reservedPorts());
 	}
 
 	private boolean isUnderRoot(Path normalized) {
@@ -415,6 +452,7 @@ public final class HostAccess {
 	@Override
 	public String toString() {
 		return "HostAccess[fileRoots=" + this.fileRoots + ", allowedHosts=" + this.allowedHosts + ", bindAddresses="
-				+ this.bindAddresses + ", reservedPorts=" + reservedPorts() + "]";
+				+ this.bindAddresses + ", reservedPorts=" + reservedPorts() + ", connections=" + this.connections.keySet()
+				+ ", connectHosts=" + this.connectHosts + "]";
 	}
 }

@@ -2,6 +2,7 @@ package io.xd.modules;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -22,9 +23,10 @@ import org.apache.commons.logging.LogFactory;
  * the reason and undeploys it
  * @param hostAccess what the operator lets the module reach on the host (files, databases, hosts, ports): a module
  * checks every file it opens with it
+ * @param services what the container offers the module beyond its options ({@link #service(Class)})
  */
 public record ModuleContext(String streamName, String label, int index, ModuleOptions options, Path dataDirectory,
-		Consumer<Throwable> failureHandler, HostAccess hostAccess) {
+		Consumer<Throwable> failureHandler, HostAccess hostAccess, ModuleServices services) {
 
 	public ModuleContext {
 		Objects.requireNonNull(streamName, "streamName");
@@ -33,6 +35,13 @@ public record ModuleContext(String streamName, String label, int index, ModuleOp
 		Objects.requireNonNull(dataDirectory, "dataDirectory");
 		Objects.requireNonNull(failureHandler, "failureHandler");
 		Objects.requireNonNull(hostAccess, "hostAccess");
+		Objects.requireNonNull(services, "services");
+	}
+
+	/** A context without services ({@link ModuleServices#NONE}). */
+	public ModuleContext(String streamName, String label, int index, ModuleOptions options, Path dataDirectory,
+			Consumer<Throwable> failureHandler, HostAccess hostAccess) {
+		this(streamName, label, index, options, dataDirectory, failureHandler, hostAccess, ModuleServices.NONE);
 	}
 
 	/** A context with the default host access of its data directory ({@link HostAccess#defaults}). */
@@ -54,6 +63,16 @@ public record ModuleContext(String streamName, String label, int index, ModuleOp
 	/** XD's default data directory, {@code ~/.xd/data}, as {@code xd.data.dir} defaults to. */
 	public static Path defaultDataDirectory() {
 		return Path.of(System.getProperty("user.home"), ".xd", "data");
+	}
+
+	/**
+	 * The service of this type that the container offers the module.
+	 * @throws IllegalStateException naming the module and the service when the container offers none
+	 */
+	public <T> T service(Class<T> type) {
+		Optional<T> found = this.services.find(type);
+		return found.orElseThrow(() -> new IllegalStateException("Module " + this.label + " of stream "
+				+ this.streamName + " needs a " + type.getSimpleName() + ", which this container does not offer"));
 	}
 
 	/** A name for threads the module starts: {@code xd-<stream>-<label>-<purpose>}. */

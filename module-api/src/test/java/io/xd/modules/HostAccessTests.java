@@ -100,6 +100,39 @@ class HostAccessTests {
 	}
 
 	@Test
+	void connectorsNameDeclaredConnectionsOrAllowedHostsOnly() {
+		HostAccess none = HostAccess.defaults(this.dir).withReservedPorts(() -> List.of(9393));
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> none.connection("connection", "rabbit"))
+			.withMessageContaining("no connection of that name")
+			.withMessageContaining("xd.connections.<name>.host");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> none.checkConnectHost("host", "127.0.0.1", 5672))
+			.withMessageContaining("xd.modules.connect.allowed-hosts");
+
+		Connection rabbit = new Connection("mq.internal", 5671, "xd", "s3cret", true, Map.of("virtual-host", "/xd"));
+		HostAccess access = none.withConnections(Map.of("rabbit", rabbit))
+			.withConnectHosts(List.of("LocalHost", "169.254.169.254"));
+		assertThat(access.connection("connection", "rabbit")).isSameAs(rabbit);
+		assertThat(access.connectionNames()).containsExactly("rabbit");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> access.connection("connection", "other"))
+			.withMessageContaining("(declared: rabbit)");
+		assertThat(rabbit.toString()).doesNotContain("s3cret").contains("******");
+		assertThat(access.toString()).doesNotContain("s3cret");
+
+		assertThat(access.checkConnectHost("host", "localhost", 5672)).allMatch(InetAddress::isLoopbackAddress);
+		for (String host : List.of("169.254.169.254", "127.0.0.1", "localhost.", "mq.internal")) {
+			assertThatExceptionOfType(ModuleOptionException.class).as(host)
+				.isThrownBy(() -> access.checkConnectHost("host", host, 5672))
+				.withMessageContaining("option 'host'");
+		}
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> access.checkConnectHost("host", "localhost", 9393))
+			.withMessageContaining("a port of XD itself");
+	}
+
+	@Test
 	void namesTheModuleWhenItsProviderRefuses() {
 		ModuleProvider provider = new AbstractModuleProvider(new ModuleMetadata(ModuleType.SINK, "archive", "Archives",
 				List.of()), context -> (Sink) message -> {

@@ -3,12 +3,14 @@ package io.xd.server;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import io.xd.modules.Connection;
 import io.xd.modules.HostAccess;
 
 /**
@@ -31,6 +33,9 @@ public class HostAccessProperties {
 	/** JDBC modules: which literal URLs definitions may give. */
 	private final Jdbc jdbc = new Jdbc();
 
+	/** Connector modules (rabbit, mqtt, redis, mail, sftp, the tcp sink): which hosts their host options may name. */
+	private final Connect connect = new Connect();
+
 	public File getFile() {
 		return this.file;
 	}
@@ -47,12 +52,16 @@ public class HostAccessProperties {
 		return this.jdbc;
 	}
 
+	public Connect getConnect() {
+		return this.connect;
+	}
+
 	/**
 	 * The host access these settings declare, for a server whose data directory is {@code dataDirectory} and whose own
 	 * ports are {@code reservedPorts} (asked at each check: some are picked at start).
 	 */
 	public HostAccess toHostAccess(Path dataDirectory, Supplier<? extends Collection<Integer>> reservedPorts,
-			Map<String, HostAccess.DataSource> dataSources) {
+			Map<String, HostAccess.DataSource> dataSources, Map<String, Connection> connections) {
 		List<Path> roots = this.file.getRoots().isEmpty()
 				? List.of(dataDirectory.resolve(HostAccess.DEFAULT_FILE_ROOT))
 				: this.file.getRoots().stream().map(root -> root.toAbsolutePath().normalize()).toList();
@@ -60,7 +69,106 @@ public class HostAccessProperties {
 			.withAllowedHosts(this.httpClient.getAllowedHosts())
 			.withReservedPorts(reservedPorts)
 			.withAllowedJdbcUrls(this.jdbc.getAllowedUrls())
-			.withDataSources(dataSources);
+			.withDataSources(dataSources)
+			.withConnections(connections)
+			.withConnectHosts(this.connect.getAllowedHosts());
+	}
+
+	/** Which hosts connector modules may name in their host options (they name declared connections otherwise). */
+	public static class Connect {
+
+		/**
+		 * Host names and IP literals that the host options of connector modules (rabbit --addresses, mqtt --url, redis
+		 * --hostname, mail --host, sftp --host, tcp --host) may name, matched exactly. Empty: none; definitions name a
+		 * connection the operator declared (xd.connections.&lt;name&gt;) instead. Link-local and cloud metadata
+		 * addresses, and XD's own ports, are refused whatever this says.
+		 */
+		private List<String> allowedHosts = new ArrayList<>();
+
+		public List<String> getAllowedHosts() {
+			return this.allowedHosts;
+		}
+
+		public void setAllowedHosts(List<String> allowedHosts) {
+			this.allowedHosts = allowedHosts;
+		}
+	}
+
+	/** One server the operator declares for connector modules ({@code xd.connections.<name>}). */
+	public static class ConnectionProperties {
+
+		/** The server's host name or IP literal. */
+		private String host;
+
+		/** The server's port; 0: the protocol's default. */
+		private int port;
+
+		/** The user. */
+		private String username;
+
+		/** The password; never shown. */
+		private String password;
+
+		/** Whether modules connect over TLS. */
+		private boolean tls;
+
+		/** Further settings by name, such as a RabbitMQ virtual-host. */
+		private Map<String, String> properties = new LinkedHashMap<>();
+
+		public String getHost() {
+			return this.host;
+		}
+
+		public void setHost(String host) {
+			this.host = host;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public boolean isTls() {
+			return this.tls;
+		}
+
+		public void setTls(boolean tls) {
+			this.tls = tls;
+		}
+
+		public Map<String, String> getProperties() {
+			return this.properties;
+		}
+
+		public void setProperties(Map<String, String> properties) {
+			this.properties = properties;
+		}
+
+		Connection toConnection(String name) {
+			if (this.host == null || this.host.isBlank()) {
+				throw new IllegalStateException("The connection xd.connections." + name + " has no host");
+			}
+			return new Connection(this.host, this.port, this.username, this.password, this.tls, this.properties);
+		}
 	}
 
 	/** Which literal JDBC URLs definitions may give (they name a declared data source otherwise). */

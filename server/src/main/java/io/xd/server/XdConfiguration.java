@@ -19,6 +19,7 @@ import org.springframework.core.env.Environment;
 
 import io.xd.bus.Transport;
 import io.xd.core.BindingKeys;
+import io.xd.modules.Connection;
 import io.xd.modules.HostAccess;
 import io.xd.modules.internal.ModuleRegistry;
 import io.xd.server.security.CredentialsFile;
@@ -90,7 +91,17 @@ public class XdConfiguration {
 			}
 			connection.embeddedPort().ifPresent(ports::add);
 			return ports;
-		}, dataSources(environment));
+		}, dataSources(environment), connections(environment));
+	}
+
+	/** The servers the operator declares for connector modules as {@code xd.connections.<name>.host}, ... */
+	private static Map<String, Connection> connections(Environment environment) {
+		Map<String, HostAccessProperties.ConnectionProperties> declared = Binder.get(environment)
+			.bind("xd.connections", Bindable.mapOf(String.class, HostAccessProperties.ConnectionProperties.class))
+			.orElse(Map.of());
+		Map<String, Connection> connections = new LinkedHashMap<>();
+		declared.forEach((name, connection) -> connections.put(name, connection.toConnection(name)));
+		return connections;
 	}
 
 	/** The databases the operator declares as {@code xd.datasources.<name>.url}, {@code .username}, {@code .password}. */

@@ -23,6 +23,7 @@ import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
+import io.xd.modules.ModuleServices;
 import io.xd.modules.Processor;
 import io.xd.modules.Sink;
 import io.xd.modules.Source;
@@ -103,12 +104,21 @@ public final class ModuleTestDriver implements AutoCloseable {
 	 */
 	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory,
 			HostAccess access) {
+		return of(provider, options, dataDirectory, access, ModuleServices.NONE);
+	}
+
+	/**
+	 * As {@link #of(ModuleProvider, Map, Path, HostAccess)}, with services a container would offer the module (an
+	 * analytics store, {@link io.xd.modules.Destinations}).
+	 */
+	public static ModuleTestDriver of(ModuleProvider provider, Map<String, String> options, Path dataDirectory,
+			HostAccess access, ModuleServices services) {
 		Objects.requireNonNull(provider, "provider");
 		AtomicReference<Throwable> failure = new AtomicReference<>();
 		ModuleOptions resolved = provider.metadata().resolve(options);
 		access.check(provider, resolved);
 		ModuleContext context = new ModuleContext(STREAM_NAME, provider.metadata().name(), 0, resolved, dataDirectory,
-				cause -> failure.compareAndSet(null, cause), access);
+				cause -> failure.compareAndSet(null, cause), access, services);
 		ModuleTestDriver driver = new ModuleTestDriver(provider.create(context), failure);
 		driver.start();
 		return driver;
