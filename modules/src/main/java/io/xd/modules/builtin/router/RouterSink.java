@@ -86,7 +86,7 @@ public final class RouterSink implements Sink {
 
 	private final LongAdder unresolved = new LongAdder();
 
-	private Destinations destinations;
+	private volatile Destinations destinations;
 
 	RouterSink(ModuleContext context) {
 		this.context = context;
