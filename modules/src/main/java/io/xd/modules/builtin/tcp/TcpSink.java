@@ -10,6 +10,8 @@ import java.net.Socket;
 import java.nio.charset.Charset;
 import java.util.List;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 
 import org.slf4j.Logger;
@@ -80,7 +82,7 @@ public final class TcpSink implements Sink {
 	static final ModuleOption<Integer> SOCKET_TIMEOUT = ModuleOption.ofInt("socketTimeout")
 		.withDefault(120000)
 		.withMin(0)
-		.withDescription("milliseconds a connect may take; 0 waits without end");
+		.withDescription("milliseconds a connect (and a TLS handshake) may take; 0 waits without end");
 
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.SINK, "tcp",
 			"Sends each payload as a framed message over TCP",
@@ -174,9 +176,7 @@ public final class TcpSink implements Sink {
 		Socket plain = new Socket();
 		try {
 			plain.connect(new InetSocketAddress(address, this.port), this.socketTimeout);
-			Socket connected = (this.connection != null && this.connection.tls())
-					? ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain, this.host, this.port, true)
-					: plain;
+			Socket connected = (this.connection != null && this.connection.tls()) ? tls(plain) : plain;
 			this.out = new BufferedOutputStream(connected.getOutputStream(), Math.min(this.bufferSize + 8, 65536));
 			this.socket = connected;
 			this.closedByPeer = false;
@@ -213,6 +213,20 @@ public final class TcpSink implements Sink {
 	/** Whether the sink holds a connection the server has not closed. */
 	synchronized boolean isConnected() {
 		return this.out != null && !this.closedByPeer;
+	}
+
+	/** TLS over the connected socket, with the JVM's trust store, checking that the certificate names the host. */
+	private SSLSocket tls(Socket plain) throws IOException {
+		SSLSocket socket = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain, this.host,
+				this.port, true);
+		SSLParameters parameters = socket.getSSLParameters();
+		parameters.setEndpointIdentificationAlgorithm("HTTPS");
+		socket.setSSLParameters(parameters);
+		// a server that does not answer the handshake must not hold the sink for ever
+		socket.setSoTimeout(this.socketTimeout);
+		socket.startHandshake();
+		socket.setSoTimeout(0);
+		return socket;
 	}
 
 	private void disconnect() {

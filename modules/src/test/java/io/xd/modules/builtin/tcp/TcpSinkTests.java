@@ -170,4 +170,18 @@ class TcpSinkTests {
 			assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("b\n".getBytes(StandardCharsets.UTF_8));
 		}
 	}
+
+	@Test
+	void aTlsConnectionWhoseHandshakeFailsIsAnError() throws Exception {
+		HostAccess access = HostAccess.defaults(this.dir).withConnections(Map.of("secure",
+				new Connection("127.0.0.1", this.server.getLocalPort(), null, null, true, Map.of())));
+		// the server accepts and never answers the handshake
+		CompletableFuture<byte[]> silent = receive(Integer.MAX_VALUE);
+		try (ModuleTestDriver driver = ModuleTestDriver.of(new TcpSink.Provider(),
+				Map.of("connection", "secure", "socketTimeout", "300"), this.dir, access)) {
+			assertThatExceptionOfType(MessageDeliveryException.class).isThrownBy(() -> driver.send("secret"))
+				.withMessageContaining("could not send to 127.0.0.1:" + this.server.getLocalPort());
+		}
+		silent.get(5, TimeUnit.SECONDS);
+	}
 }
