@@ -21,7 +21,9 @@ class OptionCapsTests {
 	@ParameterizedTest
 	@CsvSource({ "SOURCE, tcp, bufferSize, 16777216", "SOURCE, http, maxContentLength, 67108864",
 			"PROCESSOR, aggregator, count, 100000", "PROCESSOR, http-client, maxResponseSize, 16777216",
-			"SOURCE, load-generator, producers, 256", "SOURCE, load-generator, messageSize, 67108864" })
+			"SOURCE, load-generator, producers, 256", "SOURCE, load-generator, messageSize, 67108864",
+			"SINK, tcp, bufferSize, 16777216", "SOURCE, jdbc, maxRowsPerPoll, 100000",
+			"SOURCE, tail, maxLineLength, 16777216", "SOURCE, tail, lines, 10000" })
 	void refusesAValueAboveTheCapNamingIt(ModuleType type, String module, String option, long cap) {
 		ModuleProvider provider = REGISTRY.find(type, module).orElseThrow();
 

@@ -17,7 +17,6 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
@@ -33,22 +32,6 @@ import io.xd.modules.builtin.ModuleSupport;
  * idle timer sent it, and its rows are not retried.
  */
 public final class JdbcSink implements Sink {
-
-	static final ModuleOption<String> DATA_SOURCE = ModuleOption.ofString("dataSource")
-		.withDescription("the name of a data source the operator declared (xd.datasources.<name>); without it and "
-				+ "without url, an embedded H2 database in <xd.data.dir>/jdbc");
-
-	static final ModuleOption<String> URL = ModuleOption.ofString("url")
-		.withRule(JdbcTable::isSupportedUrl, "be a jdbc:postgresql: or jdbc:h2: URL")
-		.withDescription("a JDBC URL, accepted only where the operator's xd.modules.jdbc.allowed-urls match it and with "
-				+ "harmless parameters only; prefer dataSource");
-
-	static final ModuleOption<String> USERNAME = ModuleOption.ofString("username")
-		.withDescription("the database user with url; sa for the embedded H2 database");
-
-	static final ModuleOption<String> PASSWORD = ModuleOption.ofString("password")
-		.withDescription("not accepted: a definition carries no password; the operator declares it with the data "
-				+ "source (xd.datasources.<name>.password)");
 
 	static final ModuleOption<String> TABLE_NAME = ModuleOption.ofString("tableName")
 		.withRule(JdbcTable::isTableName, "be an SQL identifier (letters, digits, _), optionally schema.table")
@@ -78,8 +61,7 @@ public final class JdbcSink implements Sink {
 		.withDescription("the milliseconds a row waits at most for its batch to fill");
 
 	static final ModuleMetadata METADATA = new ModuleMetadata(ModuleType.SINK, "jdbc",
-			"Inserts each payload as a row of a database table", List.of(DATA_SOURCE, URL, USERNAME, PASSWORD, TABLE_NAME,
-					COLUMNS, INITIALIZE, INITIALIZE_DATABASE, BATCH_SIZE, IDLE_TIMEOUT));
+			"Inserts each payload as a row of a database table", options());
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcSink.class);
 
@@ -105,27 +87,7 @@ public final class JdbcSink implements Sink {
 
 	public JdbcSink(ModuleContext context) {
 		this.context = context;
-		String dataSourceName = context.options().get(DATA_SOURCE);
-		String url = context.options().get(URL);
-		String username = context.options().get(USERNAME);
-		String password = null;
-		String display = url;
-		if (dataSourceName != null) {
-			HostAccess.DataSource dataSource = context.hostAccess().dataSource(DATA_SOURCE.name(), dataSourceName);
-			url = dataSource.url();
-			username = dataSource.username();
-			password = dataSource.password();
-			display = "data source '" + dataSourceName + "'";
-		}
-		else if (url != null) {
-			// checked by checkAccess, at create time by the admin and before create by the container
-			display = JdbcUrls.shown(url);
-		}
-		else {
-			url = "jdbc:h2:file:" + context.dataDirectory().resolve("jdbc").resolve("xd");
-			username = (username == null) ? "sa" : username;
-			display = "the embedded H2 database";
-		}
+		JdbcDatabase database = JdbcDatabase.of(context);
 		String tableName = context.options().get(TABLE_NAME);
 		if (tableName == null) {
 			tableName = context.streamName();
@@ -135,8 +97,8 @@ public final class JdbcSink implements Sink {
 			}
 		}
 		List<String> columnNames = JdbcTable.columnList(context.options().get(COLUMNS));
-		this.displayUrl = display;
-		this.table = new JdbcTable(url, username, password, tableName, columnNames);
+		this.displayUrl = database.display();
+		this.table = new JdbcTable(database, tableName, columnNames);
 		this.columns = new PayloadColumns(columnNames);
 		this.initialize = context.options().get(INITIALIZE) || context.options().get(INITIALIZE_DATABASE);
 		this.batchSize = context.options().get(BATCH_SIZE);
@@ -213,27 +175,10 @@ public final class JdbcSink implements Sink {
 		}
 	}
 
-	/**
-	 * Checks the database options of a definition: a declared data source, or a literal URL the operator allows, and
-	 * never a password.
-	 */
-	static void checkDatabase(ModuleOptions options, HostAccess access) {
-		if (options.get(PASSWORD) != null) {
-			throw new ModuleOptionException("jdbc", List.of("option 'password' is refused: a definition carries no "
-					+ "password; the operator declares the database with its password as a data source "
-					+ "(xd.datasources.<name>.url, .username, .password), and --dataSource=<name> uses it"));
-		}
-		String dataSource = options.get(DATA_SOURCE);
-		if (dataSource != null) {
-			if (options.get(URL) != null || options.get(USERNAME) != null) {
-				throw new ModuleOptionException("jdbc", List.of("options 'url' and 'username' are refused with "
-						+ "'dataSource': the data source says where and as whom"));
-			}
-			access.dataSource(DATA_SOURCE.name(), dataSource);
-		}
-		else if (options.get(URL) != null) {
-			JdbcUrls.check(URL.name(), options.get(URL), access);
-		}
+	private static List<ModuleOption<?>> options() {
+		List<ModuleOption<?>> options = new ArrayList<>(JdbcDatabase.OPTIONS);
+		options.addAll(List.of(TABLE_NAME, COLUMNS, INITIALIZE, INITIALIZE_DATABASE, BATCH_SIZE, IDLE_TIMEOUT));
+		return List.copyOf(options);
 	}
 
 	/** Declares and creates the {@code jdbc} sink. */
@@ -245,7 +190,7 @@ public final class JdbcSink implements Sink {
 
 		@Override
 		public void checkAccess(ModuleOptions options, HostAccess access) {
-			checkDatabase(options, access);
+			JdbcDatabase.check("jdbc", options, access);
 		}
 	}
 }

@@ -2,7 +2,6 @@ package io.xd.modules.builtin.jdbc;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -26,11 +24,7 @@ final class JdbcTable {
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
-	private final String url;
-
-	private final String username;
-
-	private final String password;
+	private final JdbcDatabase database;
 
 	private final String tableName;
 
@@ -40,10 +34,8 @@ final class JdbcTable {
 
 	private int[] types;
 
-	JdbcTable(String url, String username, String password, String tableName, List<String> columns) {
-		this.url = url;
-		this.username = username;
-		this.password = password;
+	JdbcTable(JdbcDatabase database, String tableName, List<String> columns) {
+		this.database = database;
 		this.tableName = tableName;
 		this.columns = List.copyOf(columns);
 	}
@@ -83,14 +75,7 @@ final class JdbcTable {
 	 * @throws SQLException when the database refuses the connection, or the table or a column is missing
 	 */
 	void open(boolean initialize) throws SQLException {
-		Properties properties = new Properties();
-		if (this.username != null) {
-			properties.setProperty("user", this.username);
-		}
-		if (this.password != null) {
-			properties.setProperty("password", this.password);
-		}
-		this.connection = DriverManager.getConnection(this.url, properties);
+		this.connection = this.database.connect();
 		this.connection.setAutoCommit(true);
 		if (initialize) {
 			try (Statement statement = this.connection.createStatement()) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 import org.springframework.core.serializer.Deserializer;
-import org.springframework.integration.ip.tcp.serializer.TcpCodecs;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 
@@ -15,6 +14,7 @@ import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
+import io.xd.modules.builtin.tcp.TcpFraming;
 
 /**
  * The {@code tcp} source: accepts TCP connections and sends every frame it reads, decoded to a {@code String} with
@@ -26,11 +26,7 @@ public final class TcpSource implements Source {
 
 	static final ModuleOption<Integer> PORT = NetworkSources.port(1234);
 
-	static final ModuleOption<String> DECODER = ModuleOption
-		.ofChoice("decoder", "CRLF", "LF", "NULL", "STXETX", "RAW", "L1", "L2", "L4")
-		.withDefault("CRLF")
-		.withDescription("how frames are delimited: a terminator (CRLF, LF, NULL), STX..ETX, the whole connection "
-				+ "(RAW) or a 1, 2 or 4 byte big-endian length header (L1, L2, L4)");
+	static final ModuleOption<String> DECODER = TcpFraming.option("decoder", "how frames are delimited");
 
 	static final ModuleOption<String> CHARSET = ModuleOption.ofString("charset")
 		.withDefault("UTF-8")
@@ -67,7 +63,7 @@ public final class TcpSource implements Source {
 	private TcpFrameServer server;
 
 	TcpSource(ModuleContext context) {
-		this(context, "tcp", deserializer(context.options().get(DECODER), context.options().get(BUFFER_SIZE)),
+		this(context, "tcp", TcpFraming.codec(context.options().get(DECODER), context.options().get(BUFFER_SIZE)),
 				context.options().get(BUFFER_SIZE), context.options().get(SOCKET_TIMEOUT),
 				text(Charset.forName(context.options().get(CHARSET))));
 	}
@@ -100,21 +96,6 @@ public final class TcpSource implements Source {
 	/** The port the source listens on (the chosen one when {@code port} was 0), or -1 before start. */
 	public int port() {
 		return (this.server != null) ? this.server.port() : -1;
-	}
-
-	static Deserializer<byte[]> deserializer(String decoder, int maxFrameSize) {
-		return switch (decoder) {
-			// the terminator deserializers fail when the bytes they keep (the CR of CRLF included) reach the maximum
-			case "CRLF" -> TcpCodecs.crlf(maxFrameSize + 2);
-			case "LF" -> TcpCodecs.lf(maxFrameSize + 1);
-			case "NULL" -> TcpCodecs.singleTerminator((byte) 0, maxFrameSize + 1);
-			case "STXETX" -> TcpCodecs.stxetx(maxFrameSize + 1);
-			case "RAW" -> TcpCodecs.raw(maxFrameSize);
-			case "L1" -> TcpCodecs.lengthHeader1(maxFrameSize);
-			case "L2" -> TcpCodecs.lengthHeader2(maxFrameSize);
-			case "L4" -> TcpCodecs.lengthHeader4(maxFrameSize);
-			default -> throw new IllegalArgumentException("Unknown decoder " + decoder);
-		};
 	}
 
 	@Override
