@@ -24,9 +24,6 @@ import jakarta.mail.internet.MimeMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
-import org.springframework.expression.spel.support.StandardEvaluationContext;
-import org.springframework.integration.context.IntegrationContextUtils;
 import org.springframework.integration.mail.inbound.ImapMailReceiver;
 import org.springframework.integration.mail.MailHeaders;
 import org.springframework.messaging.Message;
@@ -44,6 +41,7 @@ import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.IntegrationBeans;
 import io.xd.modules.builtin.ModuleSupport;
 
 /**
@@ -164,11 +162,7 @@ public final class MailSource implements Source {
 		this.receiver.setShouldDeleteMessages(options.get(DELETE));
 		this.receiver.setMaxFetchSize(options.get(MAX_MESSAGES));
 		this.receiver.setSimpleContent(true);
-		// the receiver evaluates no expression here (no selector), but wants an evaluation context from a bean factory
-		DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
-		beans.registerSingleton(IntegrationContextUtils.INTEGRATION_EVALUATION_CONTEXT_BEAN_NAME,
-				new StandardEvaluationContext());
-		this.receiver.setBeanFactory(beans);
+		this.receiver.setBeanFactory(IntegrationBeans.minimal());
 	}
 
 	static ConnectorServer server(ModuleOptions options, HostAccess access) {
