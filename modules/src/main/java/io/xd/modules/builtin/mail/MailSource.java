@@ -132,6 +132,9 @@ public final class MailSource implements Source {
 
 	private ScheduledExecutorService scheduler;
 
+	/** Set by stop: a poll interrupted then is not a failure to log (libraries clear the interrupt flag). */
+	private volatile boolean stopping;
+
 	MailSource(ModuleContext context) {
 		this.context = context;
 		ModuleOptions options = context.options();
@@ -187,6 +190,9 @@ public final class MailSource implements Source {
 			mails = this.receiver.receive();
 		}
 		catch (MessagingException | RuntimeException ex) {
+			if (this.stopping) {
+				return;
+			}
 			logger.error("Stream '{}': the mail source could not read from {}: {}", this.context.streamName(),
 					this.shown, ex.getMessage(), ex);
 			return;
@@ -204,7 +210,14 @@ public final class MailSource implements Source {
 						this.shown, ex);
 				continue;
 			}
-			output.send(message);
+			try {
+				output.send(message);
+			}
+			catch (RuntimeException ex) {
+				// the mail is already marked or deleted: say which one was lost
+				logger.error("Stream '{}': the mail '{}' from {} could not be sent on", this.context.streamName(),
+						message.getHeaders().get(MailHeaders.SUBJECT), message.getHeaders().get(MailHeaders.FROM), ex);
+			}
 		}
 	}
 
@@ -271,6 +284,7 @@ public final class MailSource implements Source {
 
 	@Override
 	public void stop() {
+		this.stopping = true;
 		ModuleSupport.shutdown(this.scheduler);
 		this.receiver.destroy();
 	}

@@ -113,6 +113,9 @@ public final class SftpSource implements Source {
 
 	private ScheduledExecutorService scheduler;
 
+	/** Set by stop: a poll interrupted then is not a failure to log (libraries clear the interrupt flag). */
+	private volatile boolean stopping;
+
 	SftpSource(ModuleContext context) {
 		this.context = context;
 		ModuleOptions options = context.options();
@@ -193,8 +196,8 @@ public final class SftpSource implements Source {
 				copied = this.source.receive();
 			}
 			catch (RuntimeException ex) {
-				if (Thread.currentThread().isInterrupted()) {
-					return; // stopped while polling
+				if (this.stopping) {
+					return;
 				}
 				logger.error("Stream '{}': the sftp source could not poll {}: {}", this.context.streamName(),
 						this.shown, ex.getMessage(), ex);
@@ -208,8 +211,8 @@ public final class SftpSource implements Source {
 				Object payload = this.ref ? file.getAbsolutePath() : Files.readAllBytes(file.toPath());
 				output.send(MessageBuilder.withPayload(payload).setHeader("file_name", file.getName()).build());
 			}
-			catch (IOException ex) {
-				logger.error("Stream '{}': the sftp source could not read its copy {}", this.context.streamName(),
+			catch (IOException | RuntimeException ex) {
+				logger.error("Stream '{}': the sftp source could not send its copy {}", this.context.streamName(),
 						file, ex);
 			}
 		}
@@ -217,6 +220,7 @@ public final class SftpSource implements Source {
 
 	@Override
 	public void stop() {
+		this.stopping = true;
 		ModuleSupport.shutdown(this.scheduler);
 		this.source.stop();
 		this.sessions.destroy();
