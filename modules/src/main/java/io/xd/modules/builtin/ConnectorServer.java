@@ -22,8 +22,9 @@ import io.xd.modules.ModuleOptions;
  * the connection's TLS setting: {@link #portOr})
  * @param connection the declared connection, or a connection to the literal host without credentials or properties
  * @param shown how messages name the server: {@code connection 'mail' (smtp.example.com:25)} or {@code host:port}
+ * @param hostOption the option that named a literal host, or null for a declared connection
  */
-public record ConnectorServer(String host, int port, Connection connection, String shown) {
+public record ConnectorServer(String host, int port, Connection connection, String shown, String hostOption) {
 
 	/**
 	 * Resolves and checks the server of a connector module's options.
@@ -46,7 +47,8 @@ public record ConnectorServer(String host, int port, Connection connection, Stri
 			}
 			int actualPort = (port == null) ? defaultPort : port;
 			access.checkConnectHost(hostOption.name(), host, actualPort);
-			return new ConnectorServer(host, actualPort, Connection.of(host, actualPort), host + ":" + actualPort);
+			return new ConnectorServer(host, actualPort, Connection.of(host, actualPort), host + ":" + actualPort,
+					hostOption.name());
 		}
 		String name = options.get(connectionOption);
 		if (port != null) {
@@ -55,7 +57,7 @@ public record ConnectorServer(String host, int port, Connection connection, Stri
 		}
 		Connection connection = access.connection(connectionOption.name(), name);
 		return new ConnectorServer(connection.host(), connection.port(), connection, "connection '" + name + "' ("
-				+ connection.host() + ((connection.port() == 0) ? "" : ":" + connection.port()) + ")");
+				+ connection.host() + ((connection.port() == 0) ? "" : ":" + connection.port()) + ")", null);
 	}
 
 	/**
@@ -75,6 +77,18 @@ public record ConnectorServer(String host, int port, Connection connection, Stri
 		}
 		if (!problems.isEmpty()) {
 			throw new ModuleOptionException(module, problems);
+		}
+	}
+
+	/**
+	 * Checks a literal host again as the module connects: the operator's list may have changed, and the name may
+	 * resolve elsewhere now (the client resolves it once more, so a name that changes within milliseconds is not
+	 * caught: allow names you control). A declared connection needs no check.
+	 * @throws ModuleOptionException naming the host option when the host is no longer allowed
+	 */
+	public void checkStillAllowed(HostAccess access) {
+		if (this.hostOption != null) {
+			access.checkConnectHost(this.hostOption, this.host, this.port);
 		}
 	}
 

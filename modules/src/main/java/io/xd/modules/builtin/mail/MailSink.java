@@ -19,6 +19,7 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
@@ -91,7 +92,9 @@ public final class MailSink implements Sink {
 
 	private final String defaultFrom;
 
-	private final String shown;
+	private final ConnectorServer server;
+
+	private final HostAccess access;
 
 	private final JavaMailSenderImpl sender;
 
@@ -107,7 +110,8 @@ public final class MailSink implements Sink {
 		this.html = options.get(CONTENT_TYPE).equals("text/html");
 		String user = server.username();
 		this.defaultFrom = (user != null && user.contains("@")) ? user : null;
-		this.shown = server.shown();
+		this.server = server;
+		this.access = context.hostAccess();
 		String protocol = server.connection().tls() ? "smtps" : "smtp";
 		int port = server.portOr(server.connection().tls() ? 465 : 25);
 		this.sender = new JavaMailSenderImpl();
@@ -171,11 +175,12 @@ public final class MailSink implements Sink {
 			throw new MessageHandlingException(message, "The mail sink could not build a mail: " + ex.getMessage(), ex);
 		}
 		try {
+			this.server.checkStillAllowed(this.access);
 			this.sender.send(mail);
 		}
-		catch (MailException ex) {
-			throw new MessageHandlingException(message, "The mail sink could not send through " + this.shown + ": "
-					+ ex.getMessage(), ex);
+		catch (MailException | ModuleOptionException ex) {
+			throw new MessageHandlingException(message, "The mail sink could not send through "
+					+ this.server.shown() + ": " + ex.getMessage(), ex);
 		}
 	}
 

@@ -128,7 +128,7 @@ public final class MailSource implements Source {
 
 	private final int delaySeconds;
 
-	private final String shown;
+	private final ConnectorServer server;
 
 	private ScheduledExecutorService scheduler;
 
@@ -141,7 +141,7 @@ public final class MailSource implements Source {
 		ConnectorServer server = server(options, context.hostAccess());
 		String protocol = server.connection().tls() ? "imaps" : options.get(PROTOCOL);
 		int port = server.portOr(protocol.equals("imaps") ? 993 : 143);
-		this.shown = server.shown();
+		this.server = server;
 		this.charset = Charset.forName(options.get(CHARSET));
 		this.delaySeconds = options.get(FIXED_DELAY);
 		this.receiver = new SizeLimitedImapReceiver(
@@ -187,6 +187,7 @@ public final class MailSource implements Source {
 	private void poll(MessageChannel output) {
 		Object[] mails;
 		try {
+			this.server.checkStillAllowed(this.context.hostAccess());
 			mails = this.receiver.receive();
 		}
 		catch (MessagingException | RuntimeException ex) {
@@ -194,7 +195,7 @@ public final class MailSource implements Source {
 				return;
 			}
 			logger.error("Stream '{}': the mail source could not read from {}: {}", this.context.streamName(),
-					this.shown, ex.getMessage(), ex);
+					this.server.shown(), ex.getMessage(), ex);
 			return;
 		}
 		for (Object mail : mails) {
@@ -207,7 +208,7 @@ public final class MailSource implements Source {
 			}
 			catch (MessagingException | IOException | RuntimeException ex) {
 				logger.error("Stream '{}': the mail source could not read a mail from {}", this.context.streamName(),
-						this.shown, ex);
+						this.server.shown(), ex);
 				continue;
 			}
 			try {

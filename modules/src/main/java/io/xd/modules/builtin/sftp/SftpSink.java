@@ -19,6 +19,7 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
@@ -65,12 +66,15 @@ public final class SftpSink implements Sink {
 
 	private final SftpMessageHandler handler;
 
-	private final String shown;
+	private final ConnectorServer server;
+
+	private final HostAccess access;
 
 	SftpSink(ModuleContext context) {
 		ModuleOptions options = context.options();
 		ConnectorServer server = SftpServers.server(options, context.hostAccess());
-		this.shown = server.shown();
+		this.server = server;
+		this.access = context.hostAccess();
 		this.sessions = SftpServers.sessions(server, options);
 		FileExistsMode mode = FileExistsMode.valueOf(options.get(MODE));
 		this.handler = new SftpMessageHandler(new SftpRemoteFileTemplate(this.sessions), mode);
@@ -121,11 +125,16 @@ public final class SftpSink implements Sink {
 		}
 		fileName(message);
 		try {
+			this.server.checkStillAllowed(this.access);
 			this.handler.handleMessage(message);
 		}
 		catch (MessagingException ex) {
-			throw new MessageHandlingException(message, "The sftp sink could not write to " + this.shown + ": "
-					+ ex.getMostSpecificCause().getMessage(), ex);
+			throw new MessageHandlingException(message, "The sftp sink could not write to " + this.server.shown()
+					+ ": " + ex.getMostSpecificCause().getMessage(), ex);
+		}
+		catch (ModuleOptionException ex) {
+			throw new MessageHandlingException(message, "The sftp sink could not write to " + this.server.shown()
+					+ ": " + ex.getMessage(), ex);
 		}
 	}
 

@@ -109,7 +109,7 @@ public final class SftpSource implements Source {
 
 	private final int delaySeconds;
 
-	private final String shown;
+	private final ConnectorServer server;
 
 	private ScheduledExecutorService scheduler;
 
@@ -121,7 +121,7 @@ public final class SftpSource implements Source {
 		ModuleOptions options = context.options();
 		ConnectorServer server = SftpServers.server(options, context.hostAccess());
 		this.localDirectory = context.hostAccess().path(LOCAL_DIR.name(), localDir(options, context.streamName()));
-		this.shown = server.shown();
+		this.server = server;
 		this.sessions = SftpServers.sessions(server, options);
 		this.synchronizer = new SftpInboundFileSynchronizer(this.sessions);
 		this.synchronizer.setRemoteDirectory(options.get(REMOTE_DIR));
@@ -193,6 +193,7 @@ public final class SftpSource implements Source {
 		for (int sent = 0; sent < MAX_FILES_PER_POLL && !Thread.currentThread().isInterrupted(); sent++) {
 			Message<File> copied;
 			try {
+				this.server.checkStillAllowed(this.context.hostAccess());
 				copied = this.source.receive();
 			}
 			catch (RuntimeException ex) {
@@ -200,7 +201,7 @@ public final class SftpSource implements Source {
 					return;
 				}
 				logger.error("Stream '{}': the sftp source could not poll {}: {}", this.context.streamName(),
-						this.shown, ex.getMessage(), ex);
+						this.server.shown(), ex.getMessage(), ex);
 				return;
 			}
 			if (copied == null) {

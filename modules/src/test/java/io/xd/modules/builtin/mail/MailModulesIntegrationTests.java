@@ -115,6 +115,18 @@ class MailModulesIntegrationTests {
 	}
 
 	@Test
+	void sinkReachesAnAllowedHostWithoutCredentials() throws Exception {
+		HostAccess access = HostAccess.defaults(this.data).withConnectHosts(List.of(LOOPBACK));
+		try (ModuleTestDriver driver = ModuleTestDriver.of(new MailSink.Provider(), Map.of("host", LOOPBACK, "port",
+				Integer.toString(greenMail.getSmtp().getPort()), "to", "ops@example.com", "from", "xd@example.com",
+				"subject", "relayed"), this.data, access)) {
+			driver.send("through an allowed relay");
+		}
+
+		assertThat(GreenMailUtil.getBody(received("relayed")).strip()).isEqualTo("through an allowed relay");
+	}
+
+	@Test
 	void sinkRefusesToSendInTheClearWhenTheConnectionRequiresStarttls() {
 		// GreenMail's SMTP offers no STARTTLS: a connection that requires it must not fall back to plain text
 		HostAccess access = access(Map.of("mail", connection(greenMail.getSmtp().getPort(), null, null, false,
