@@ -23,7 +23,9 @@ class OptionCapsTests {
 			"PROCESSOR, aggregator, count, 100000", "PROCESSOR, http-client, maxResponseSize, 16777216",
 			"SOURCE, load-generator, producers, 256", "SOURCE, load-generator, messageSize, 67108864",
 			"SINK, tcp, bufferSize, 16777216", "SOURCE, jdbc, maxRowsPerPoll, 100000",
-			"SOURCE, tail, maxLineLength, 16777216", "SOURCE, tail, lines, 10000" })
+			"SOURCE, tail, maxLineLength, 16777216", "SOURCE, tail, lines, 10000",
+			"SOURCE, mail, maxMessages, 1000", "SOURCE, mail, maxMessageSize, 16777216",
+			"SOURCE, sftp, maxFileSize, 1073741824" })
 	void refusesAValueAboveTheCapNamingIt(ModuleType type, String module, String option, long cap) {
 		ModuleProvider provider = REGISTRY.find(type, module).orElseThrow();
 
