@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,6 +95,10 @@ class AnalyticsIntegrationTests {
 				&& json("/metrics/rich-gauges/load").path("count").asLong() == 3);
 
 		assertEveryValueIsAsSent();
+		// written every second while values change, not only at shutdown: what a crash would leave
+		Path snapshot = node.dataDirectory().resolve("analytics").resolve("snapshot.json");
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> Files.exists(snapshot) && Files.readString(snapshot).contains("\"postcount\":6"));
 
 		ShellRun shell = ShellRun.withInput(node, """
 				field-value-counter display devices
