@@ -152,7 +152,16 @@ class AnalyticsIntegrationTests {
 		assertThat(missing.body()).contains("\"logref\":\"NoSuchMetricException\"")
 			.contains("There is no counter named 'postcount'");
 		assertThat(node.get("/metrics/histograms").status()).isEqualTo(404);
-		assertThat(node.get("/metrics/aggregate-counters/posts?resolution=week").status()).isEqualTo(400);
+		for (String query : List.of("resolution=week", "from=yesterday", "resolution=minute&from=2020-01-01",
+				"from=2026-01-02&to=2026-01-01")) {
+			AdminApi.Response refused = node.get("/metrics/aggregate-counters/posts?" + query);
+			assertThat(refused.status()).as(query).isEqualTo(400);
+			assertThat(refused.body()).as(query).startsWith("[{\"logref\":");
+		}
+		assertThat(node.get("/metrics/aggregate-counters/posts?from=2026-11-26%2010:00:00").status()).isEqualTo(200);
+		assertThat(node.get("/metrics/counters?page=x").status()).isEqualTo(400);
+		// the firewall's answer to an encoded slash, as for every path of the API
+		assertThat(node.get("/metrics/counters/a%2Fb").status()).isEqualTo(400);
 
 		ShellRun shell = ShellRun.withInput(node, "rich-gauge delete load\n");
 		assertThat(shell.output()).contains("Deleted richgauge 'load'");
