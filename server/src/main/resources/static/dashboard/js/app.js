@@ -1,11 +1,12 @@
 /**
  * The dashboard's shell: log-in, the roles of the user, the hash router (#/streams, #/streams/NAME, #/create,
- * #/containers, #/modules) and the poller. Every two seconds one request lists the streams and one lists the
+ * #/containers, #/modules, #/analytics) and the poller. Every two seconds one request lists the streams and one lists the
  * module instances with their rates, whatever the number of streams; the page on show then updates in place.
  */
 import { api, credentials, setCredentials, whenUnauthorized } from './api.js';
 import { h } from './dom.js';
 import { indexRuntime } from './model.js';
+import * as analyticsView from './views/analytics.js';
 import * as containersView from './views/containers.js';
 import * as createView from './views/create.js';
 import * as loginView from './views/login.js';
@@ -26,6 +27,7 @@ const ROUTES = [
 	{ pattern: /^#\/create$/, page: 'create', view: createView, role: 'CREATE' },
 	{ pattern: /^#\/containers$/, page: 'containers', view: containersView },
 	{ pattern: /^#\/modules$/, page: 'modules', view: modulesView },
+	{ pattern: /^#\/analytics$/, page: 'analytics', view: analyticsView },
 ];
 
 const main = document.getElementById('main');

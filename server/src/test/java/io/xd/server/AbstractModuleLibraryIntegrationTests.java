@@ -201,6 +201,25 @@ abstract class AbstractModuleLibraryIntegrationTests {
 	}
 
 	@Test
+	void aFieldValueCounterCountsAFieldOfPostedJsonAsTheShellShows() throws Exception {
+		int port = freePort();
+		String stream = name("devices");
+		deployWithShell(stream, "http --port=" + port + " | field-value-counter --fieldName=device");
+
+		for (String device : List.of("phone", "tablet", "phone")) {
+			post(port, "application/json", "{\"device\":\"" + device + "\"}");
+		}
+
+		await().atMost(Duration.ofSeconds(20)).until(() -> node().get("/metrics/field-value-counters/" + stream)
+			.body()
+			.contains("\"counts\":{\"phone\":2.0,\"tablet\":1.0}"));
+		ShellRun display = ShellRun.withInput(node(), "field-value-counter display " + stream + "\n");
+		assertThat(display.output()).contains("FieldValueCounter=" + stream)
+			.containsPattern("phone\\s+2\\n")
+			.containsPattern("tablet\\s+1\\n");
+	}
+
+	@Test
 	void anHttpClientSendsEachPayloadToAnAllowedHostAndPassesTheResponseOn() throws Exception {
 		HttpServer target = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
 		target.createContext("/upper", exchange -> {

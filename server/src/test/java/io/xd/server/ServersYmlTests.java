@@ -46,6 +46,7 @@ import org.springframework.core.io.Resource;
 
 import io.xd.admin.AdminConfiguration;
 import io.xd.container.ContainerConfiguration;
+import io.xd.server.analytics.AnalyticsConfiguration;
 import io.xd.server.dashboard.DashboardConfiguration;
 import io.xd.server.security.XdSecurityConfiguration;
 import io.xd.server.web.WebErrorConfiguration;
@@ -67,7 +68,7 @@ class ServersYmlTests {
 	/** The configuration classes of an XD process: the properties classes they bind and their @Value defaults. */
 	private static final List<Class<?>> CONFIGURATIONS = List.of(XdConfiguration.class, AdminConfiguration.class,
 			ContainerConfiguration.class, XdSecurityConfiguration.class, WebErrorConfiguration.class,
-			DashboardConfiguration.class);
+			DashboardConfiguration.class, AnalyticsConfiguration.class);
 
 	/**
 	 * Spring XD's Kafka bus keys that XD accepts and does not read (KafkaBusProperties, docs/configuration.md): Kafka

@@ -47,6 +47,7 @@ public final class CommandRunner {
 		commands.addAll(new RuntimeCommands(session).commands());
 		commands.addAll(new ModuleCommands(session).commands());
 		commands.addAll(new AuditCommands(session).commands());
+		commands.addAll(new AnalyticsCommands(session).commands());
 		commands.addAll(new AdminCommands(session).commands());
 		commands.addAll(new HttpCommands(session).commands());
 		commands.addAll(new BuiltInCommands(session, this.registry).commands());

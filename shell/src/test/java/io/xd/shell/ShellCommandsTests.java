@@ -348,6 +348,92 @@ class ShellCommandsTests {
 	}
 
 	@Test
+	void listsDisplaysAndDeletesCountersAsSpringXdDid() {
+		this.admin.answer("GET", "/metrics/counters?size=10000", 200,
+				page("{\"name\":\"clicks\",\"links\":[]}", "{\"name\":\"views\",\"links\":[]}"));
+		this.admin.answer("GET", "/metrics/counters/clicks", 200, "{\"name\":\"clicks\",\"value\":12345}");
+		this.admin.answer("DELETE", "/metrics/counters/clicks", 200, "{\"message\":\"Deleted counter 'clicks'\"}");
+		assertThat(run("counter list")).isTrue();
+		assertThat(run("counter display clicks")).isTrue();
+		assertThat(run("counter display --name clicks --pattern #,##0.0")).isTrue();
+		assertThat(run("counter delete --name clicks")).isTrue();
+		assertThat(this.admin.requests().stream().map(Request::toString)).containsExactly(
+				"GET /metrics/counters?size=10000", "GET /metrics/counters/clicks", "GET /metrics/counters/clicks",
+				"DELETE /metrics/counters/clicks");
+		assertThat(output()).isEqualTo("""
+				Counter name
+				------------
+				clicks
+				views
+				12345
+				12,345.0
+				Deleted counter 'clicks'
+				""");
+	}
+
+	@Test
+	void displaysFieldValueCountsHighestFirstUpToTheSize() {
+		this.admin.answer("GET", "/metrics/field-value-counters/devices", 200, """
+				{"name":"devices","counts":{"phone":3.0,"tablet":2.0,"watch":1.0}}""");
+		assertThat(run("field-value-counter display devices --size 2")).isTrue();
+		assertThat(output()).isEqualTo("""
+				FieldValueCounter=devices
+				VALUE   COUNT
+				------  -----
+				phone   3
+				tablet  2
+				The 2 highest of 3 values; --size shows more
+				""");
+	}
+
+	@Test
+	void displaysAggregateCountsBetweenTwoTimesAtAResolution() {
+		this.admin.answer("GET", "/metrics/aggregate-counters/hits?resolution=hour&from=2026-11-26+08%3A00%3A00"
+				+ "&to=2026-11-26T10%3A15%3A00Z", 200, """
+				{"name":"hits","counts":{"2026-11-26T08:00:00.000Z":4,"2026-11-26T09:00:00.000Z":0,
+				"2026-11-26T10:00:00.000Z":3}}""");
+		assertThat(run("aggregate-counter display hits --from '2026-11-26 08:00:00' --to 2026-11-26T10:15:00Z "
+				+ "--resolution hour")).isTrue();
+		assertThat(output()).isEqualTo("""
+				AggregateCounter=hits
+				TIME                      COUNT
+				------------------------  -----
+				2026-11-26T08:00:00.000Z  4
+				2026-11-26T09:00:00.000Z  0
+				2026-11-26T10:00:00.000Z  3
+				""");
+		assertThat(run("aggregate-counter display hits --lastHours 2 --lastDays 1")).isFalse();
+		assertThat(output()).endsWith("Command failed: Give only one of --from, --lastHours and --lastDays\n");
+	}
+
+	@Test
+	void displaysGaugesAndRichGaugesAndDeletesThem() {
+		this.admin.answer("GET", "/metrics/gauges/temperature", 200, "{\"name\":\"temperature\",\"value\":-4}");
+		this.admin.answer("GET", "/metrics/rich-gauges/load", 200, """
+				{"name":"load","value":9.0,"alpha":-1.0,"average":5.0,"max":9.0,"min":2.0,"count":3}""");
+		this.admin.answer("DELETE", "/metrics/rich-gauges/load", 200, "{}");
+		this.admin.answer("DELETE", "/metrics/aggregate-counters/hits", 404,
+				"[{\"logref\":\"NoSuchMetricException\",\"message\":\"There is no aggregate-counter named 'hits'\"}]");
+		assertThat(run("gauge display temperature")).isTrue();
+		assertThat(run("rich-gauge display load --pattern 0.00")).isTrue();
+		assertThat(run("rich-gauge delete load")).isTrue();
+		assertThat(run("aggregate-counter delete hits")).isFalse();
+		assertThat(output()).startsWith("""
+				-4
+				RichGauge=load
+				Name     Value
+				-------  -----
+				value    9.00
+				alpha    -1.00
+				average  5.00
+				max      9.00
+				min      2.00
+				count    3.00
+				Deleted richgauge 'load'
+				""").contains("There is no aggregate-counter named 'hits'");
+	}
+
+	@Test
 	void listsModulesByType() {
 		this.admin.answer("GET", "/modules?size=1000", 200,
 				page("{\"name\":\"http\",\"type\":\"source\"}", "{\"name\":\"time\",\"type\":\"source\"}",
@@ -507,9 +593,10 @@ class ShellCommandsTests {
 	void listsCommands() {
 		assertThat(run("help")).isTrue();
 		assertThat(output()).startsWith("Available commands:\n")
-			.contains("  stream create               Create a new stream definition\n")
-			.contains("  admin config server         Target an admin server\n")
-			.contains("  stream scale app instances  Scale one module of a deployed stream to a number of instances\n")
+			.contains("  stream create                Create a new stream definition\n")
+			.contains("  admin config server          Target an admin server\n")
+			.contains("  stream scale app instances   Scale one module of a deployed stream to a number of instances\n")
+			.contains("  field-value-counter display  Display the counts of a field-value counter, highest first\n")
 			.endsWith("Type 'help <command>' or '<command> --help' for the options of a command.\n");
 	}
 

@@ -26,8 +26,8 @@ class ShellCompleterTests {
 
 	@Test
 	void completesFirstWords() {
-		assertThat(complete("")).containsExactly("admin", "audit", "exit", "help", "http", "module", "quit",
-				"runtime", "stream");
+		assertThat(complete("")).containsExactly("admin", "aggregate-counter", "audit", "counter", "exit",
+				"field-value-counter", "gauge", "help", "http", "module", "quit", "rich-gauge", "runtime", "stream");
 		assertThat(complete("st")).containsExactly("stream");
 	}
 

@@ -37,7 +37,10 @@ public enum AuditAction {
 	MODULE_REGISTER("module.register"),
 
 	/** {@code DELETE /modules/{type}/{name}}. */
-	MODULE_DELETE("module.delete");
+	MODULE_DELETE("module.delete"),
+
+	/** {@code DELETE /metrics/{kind}/{name}}: a counter, gauge... and what it counted; the target is {@code kind:name}. */
+	METRIC_DELETE("metric.delete");
 
 	private final String label;
 

@@ -36,6 +36,7 @@ import io.xd.admin.web.StreamController;
  * GET, HEAD        /**                            VIEW (Prometheus scrapers authenticate too)
  * POST             /streams/definitions           CREATE, and DEPLOY as well when its deploy field is true
  * DELETE           /streams/definitions/**        DESTROY
+ * DELETE           /metrics/**                    DESTROY: a counter, gauge... and what it counted
  * POST             /streams/deployments/rollback/** DEPLOY and CREATE: a release's module options come back
  * POST             /streams/deployments/**        DEPLOY, and CREATE as well when its properties override module
  *                                                 options (app.&lt;label&gt;.&lt;option&gt;): that changes the definition
@@ -69,6 +70,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 
 	private static final PathPattern MODULE_JAR = PARSER.parse("/modules/{type}/{name}/jar");
 
+	private static final PathPattern METRICS_ALL = PARSER.parse("/metrics/**");
+
 	private static final PathPattern AUDIT_RECORDS = PARSER.parse("/audit-records/**");
 
 	/**
@@ -96,7 +99,7 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
 		if (method.equals("POST") && DEFINITIONS.matches(path)) {
 			return (readFields && asksToDeploy(request)) ? EnumSet.of(Role.CREATE, Role.DEPLOY) : Set.of(Role.CREATE);
 		}
-		if (method.equals("DELETE") && DEFINITIONS_ALL.matches(path)) {
+		if (method.equals("DELETE") && (DEFINITIONS_ALL.matches(path) || METRICS_ALL.matches(path))) {
 			return Set.of(Role.DESTROY);
 		}
 		if (method.equals("POST") && ROLLBACK.matches(path)) {
