@@ -2,6 +2,11 @@ package io.xd.modules.builtin;
 
 import java.util.List;
 
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.integration.context.IntegrationContextUtils;
+
 import io.xd.modules.Connection;
 import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleOption;
@@ -82,6 +87,18 @@ public final class Connectors {
 	/** A problem with a connector's options, naming the module. */
 	public static ModuleOptionException refused(String module, String problem) {
 		return new ModuleOptionException(module, List.of(problem));
+	}
+
+	/**
+	 * A bean factory for a Spring Integration adapter that runs without an application context: Spring Integration's
+	 * defaults, and the evaluation context its own fixed expressions need (never a user's expression: those are
+	 * {@link io.xd.modules.expression.SafeExpression}s).
+	 */
+	public static BeanFactory integrationBeanFactory() {
+		DefaultListableBeanFactory factory = new DefaultListableBeanFactory();
+		factory.registerSingleton(IntegrationContextUtils.INTEGRATION_EVALUATION_CONTEXT_BEAN_NAME,
+				new StandardEvaluationContext());
+		return factory;
 	}
 
 	/** The items of a comma-separated list, trimmed, blanks left out. */

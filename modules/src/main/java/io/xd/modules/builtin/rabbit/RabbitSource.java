@@ -19,7 +19,6 @@ import org.springframework.amqp.rabbit.listener.ListenerContainerConsumerFailedE
 import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.amqp.support.converter.MessageConversionException;
 import org.springframework.amqp.support.converter.MessageConverter;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.integration.amqp.inbound.AmqpInboundChannelAdapter;
 import org.springframework.integration.amqp.support.DefaultAmqpHeaderMapper;
@@ -158,8 +157,7 @@ public final class RabbitSource implements Source {
 			created.setHeaderMapper(new SimpleValueHeaderMapper(
 					Connectors.commaList(options.get(MAPPED_REQUEST_HEADERS)).toArray(String[]::new)));
 			created.setOutputChannel(output);
-			// no application context: Spring Integration's defaults, from an empty bean factory
-			created.setBeanFactory(new DefaultListableBeanFactory());
+			created.setBeanFactory(Connectors.integrationBeanFactory());
 			created.afterPropertiesSet();
 			created.start();
 			this.adapter = created;
