@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.integration.context.IntegrationContextUtils;
 
@@ -99,6 +100,12 @@ public final class Connectors {
 		factory.registerSingleton(IntegrationContextUtils.INTEGRATION_EVALUATION_CONTEXT_BEAN_NAME,
 				new StandardEvaluationContext());
 		return factory;
+	}
+
+	/** What a client's failure says at its root, for a module's message (clients wrap the server's answer). */
+	public static String reason(Throwable failure) {
+		Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
+		return (cause.getMessage() == null) ? cause.getClass().getSimpleName() : cause.getMessage();
 	}
 
 	/** The items of a comma-separated list, trimmed, blanks left out. */

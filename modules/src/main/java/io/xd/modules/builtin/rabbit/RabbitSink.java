@@ -141,7 +141,7 @@ public final class RabbitSink implements Sink {
 		catch (AmqpException | IOException | TimeoutException ex) {
 			created.destroy();
 			throw new IllegalStateException("The rabbit sink cannot publish to exchange '" + this.exchange + "' on "
-					+ target.shown() + ": " + RabbitSource.reason(ex), ex);
+					+ target.shown() + ": " + Connectors.reason(ex), ex);
 		}
 		this.shown = target.shown();
 		this.factory = created;
@@ -181,7 +181,7 @@ public final class RabbitSink implements Sink {
 		}
 		catch (AmqpException ex) {
 			throw new MessagingException(message, "The rabbit sink could not publish to exchange '" + this.exchange
-					+ "' with routing key '" + key + "' on " + this.shown + ": " + RabbitSource.reason(ex), ex);
+					+ "' with routing key '" + key + "' on " + this.shown + ": " + Connectors.reason(ex), ex);
 		}
 	}
 

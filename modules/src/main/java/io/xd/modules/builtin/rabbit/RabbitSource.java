@@ -186,17 +186,8 @@ public final class RabbitSource implements Source {
 		catch (AmqpException | IOException | java.util.concurrent.TimeoutException ex) {
 			String what = (current == null) ? "connect to " + target.shown()
 					: "consume queue '" + current + "' on " + target.shown();
-			throw new IllegalStateException("The rabbit source cannot " + what + ": " + reason(ex), ex);
+			throw new IllegalStateException("The rabbit source cannot " + what + ": " + Connectors.reason(ex), ex);
 		}
-	}
-
-	static String reason(Throwable ex) {
-		Throwable cause = ex;
-		while (cause.getCause() != null && cause.getCause() != cause) {
-			cause = cause.getCause();
-		}
-		String message = cause.getMessage();
-		return (message == null) ? cause.getClass().getSimpleName() : message;
 	}
 
 	@Override

@@ -207,19 +207,11 @@ public final class RedisSink implements Sink {
 		}
 		catch (DataAccessException ex) {
 			created.destroy();
-			throw new IllegalStateException("The redis sink cannot use " + this.shown + ": " + reason(ex), ex);
+			throw new IllegalStateException("The redis sink cannot use " + this.shown + ": " + Connectors.reason(ex), ex);
 		}
 		this.factory = created;
 		this.template = redis;
 		logger.info("Stream '{}': the redis sink writes to {}", this.context.streamName(), this.shown);
-	}
-
-	private static String reason(Throwable ex) {
-		Throwable cause = ex;
-		while (cause.getCause() != null && cause.getCause() != cause) {
-			cause = cause.getCause();
-		}
-		return (cause.getMessage() == null) ? cause.getClass().getSimpleName() : cause.getMessage();
 	}
 
 	@Override
@@ -243,7 +235,7 @@ public final class RedisSink implements Sink {
 		}
 		catch (DataAccessException ex) {
 			throw new MessagingException(message, "The redis sink could not write to '" + target + "' on " + this.shown
-					+ ": " + reason(ex), ex);
+					+ ": " + Connectors.reason(ex), ex);
 		}
 	}
 

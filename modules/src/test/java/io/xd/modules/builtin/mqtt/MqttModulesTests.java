@@ -11,6 +11,7 @@ import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
+import io.xd.modules.testkit.ModuleTestDriver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,11 +36,16 @@ class MqttModulesTests {
 				Map.of("url", "tcp://127.0.0.1:1884,ssl://127.0.0.1", "username", "sensor")));
 	}
 
+	/** Deploys through the module test kit, which checks the options as the admin and the container do. */
+	private static void deploy(ModuleProvider provider, Map<String, String> given) {
+		ModuleTestDriver.of(provider, given, ModuleContext.defaultDataDirectory(), ACCESS).close();
+	}
+
 	@Test
 	void refusesAPasswordPointingToTheConnection() {
 		for (ModuleProvider provider : List.of(new MqttSource.Provider(), new MqttSink.Provider())) {
 			assertThatExceptionOfType(ModuleOptionException.class)
-				.isThrownBy(() -> check(provider, Map.of("url", "tcp://127.0.0.1:1883", "password", "guest")))
+				.isThrownBy(() -> deploy(provider, Map.of("url", "tcp://127.0.0.1:1883", "password", "guest")))
 				.withMessageContaining("option 'password' is refused")
 				.withMessageContaining("xd.connections.<name>");
 		}

@@ -11,6 +11,7 @@ import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleProvider;
+import io.xd.modules.testkit.ModuleTestDriver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -39,11 +40,16 @@ class RabbitModulesTests {
 			.withMessageContaining("xd.connections.<name>.host");
 	}
 
+	/** Deploys through the module test kit, which checks the options as the admin and the container do. */
+	private static void deploy(ModuleProvider provider, Map<String, String> given) {
+		ModuleTestDriver.of(provider, given, ModuleContext.defaultDataDirectory(), ACCESS).close();
+	}
+
 	@Test
 	void refusesAPasswordPointingToTheConnection() {
 		for (ModuleProvider provider : List.of(new RabbitSource.Provider(), new RabbitSink.Provider())) {
 			assertThatExceptionOfType(ModuleOptionException.class)
-				.isThrownBy(() -> check(provider, Map.of("addresses", "127.0.0.1", "password", "guest")))
+				.isThrownBy(() -> deploy(provider, Map.of("addresses", "127.0.0.1", "password", "guest")))
 				.withMessageContaining("option 'password' is refused")
 				.withMessageContaining("xd.connections.<name>");
 		}

@@ -10,6 +10,8 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
+import io.xd.modules.ModuleProvider;
+import io.xd.modules.testkit.ModuleTestDriver;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
@@ -45,10 +47,15 @@ class RedisSinkTests {
 			.withMessageContaining("expects one of LIST, SET, ZSET");
 	}
 
+	/** Deploys through the module test kit, which checks the options as the admin and the container do. */
+	private static void deploy(ModuleProvider provider, Map<String, String> given) {
+		ModuleTestDriver.of(provider, given, ModuleContext.defaultDataDirectory(), ACCESS).close();
+	}
+
 	@Test
 	void refusesAPasswordPointingToTheConnection() {
 		assertThatExceptionOfType(ModuleOptionException.class)
-			.isThrownBy(() -> check(Map.of("queue", "q", "hostname", "127.0.0.1", "password", "x")))
+			.isThrownBy(() -> deploy(new RedisSink.Provider(), Map.of("queue", "q", "hostname", "127.0.0.1", "password", "x")))
 			.withMessageContaining("option 'password' is refused")
 			.withMessageContaining("xd.connections.<name>");
 	}
