@@ -36,7 +36,7 @@ public final class MqttSink implements Sink {
 	static final ModuleOption<String> CLIENT_ID = ModuleOption.ofString("clientId")
 		.withRule(id -> !id.isBlank() && id.length() <= 256, "be 1 to 256 characters")
 		.withDescription("the client id, unique on the broker (a second client with the same id takes over); "
-				+ "defaults to xd.<stream>.<label>");
+				+ "defaults to xd.<stream>.<label>.snk, as Spring XD's xd.mqtt.client.id.snk");
 
 	static final ModuleOption<String> TOPIC = ModuleOption.ofString("topic")
 		.withDefault("xd.mqtt.test")
@@ -71,7 +71,7 @@ public final class MqttSink implements Sink {
 	public MqttSink(ModuleContext context) {
 		this.context = context;
 		String id = context.options().get(CLIENT_ID);
-		this.clientId = (id == null) ? "xd." + context.streamName() + "." + context.label() : id;
+		this.clientId = (id == null) ? "xd." + context.streamName() + "." + context.label() + ".snk" : id;
 	}
 
 	private static List<ModuleOption<?>> options() {

@@ -39,7 +39,7 @@ public final class MqttSource implements Source {
 	static final ModuleOption<String> CLIENT_ID = ModuleOption.ofString("clientId")
 		.withRule(id -> !id.isBlank() && id.length() <= 256, "be 1 to 256 characters")
 		.withDescription("the client id, unique on the broker (a second client with the same id takes over); "
-				+ "defaults to xd.<stream>.<label>");
+				+ "defaults to xd.<stream>.<label>.src, as Spring XD's xd.mqtt.client.id.src");
 
 	static final ModuleOption<String> TOPICS = ModuleOption.ofString("topics")
 		.withDefault("xd.mqtt.test")
@@ -81,7 +81,7 @@ public final class MqttSource implements Source {
 		this.context = context;
 		ModuleOptions options = context.options();
 		String id = options.get(CLIENT_ID);
-		this.clientId = (id == null) ? "xd." + context.streamName() + "." + context.label() : id;
+		this.clientId = (id == null) ? "xd." + context.streamName() + "." + context.label() + ".src" : id;
 		this.topics = Connectors.commaList(options.get(TOPICS));
 		List<Integer> levels = Connectors.commaList(options.get(QOS)).stream().map(Integer::valueOf).toList();
 		this.qos = new int[this.topics.size()];
