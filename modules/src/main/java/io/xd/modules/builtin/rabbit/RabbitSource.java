@@ -152,7 +152,8 @@ public final class RabbitSource implements Source {
 							+ " on " + target.shown() + ": " + failed.getReason(), failed.getThrowable()));
 				}
 			});
-			AmqpInboundChannelAdapter created = new AmqpInboundChannelAdapter(container);
+			AmqpInboundChannelAdapter created = new AmqpInboundChannelAdapter(
+					(org.springframework.amqp.core.MessageListenerContainer) container);
 			created.setMessageConverter(new Payloads());
 			created.setHeaderMapper(new SimpleValueHeaderMapper(
 					Connectors.commaList(options.get(MAPPED_REQUEST_HEADERS)).toArray(String[]::new)));
