@@ -5,14 +5,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -75,6 +77,8 @@ final class ChaosSuite {
 	private final List<FaultRun> faultRuns = new CopyOnWriteArrayList<>();
 
 	private final List<String> overlaps = new CopyOnWriteArrayList<>();
+
+	private final List<String> registeredTwice = new CopyOnWriteArrayList<>();
 
 	private final List<Thread> restorers = new CopyOnWriteArrayList<>();
 
@@ -323,50 +327,71 @@ final class ChaosSuite {
 	}
 
 	/**
-	 * Every second, which containers run each module: a module instance registers its meters
-	 * ({@code xd_module_messages_in_total}, family {@code xd_module_messages_in}, with tags {@code stream} and {@code module}) when its container deploys it
-	 * and removes them when it undeploys it, so the meters of a container's {@code /actuator/prometheus} are the
-	 * modules that process runs. A module seen on two containers in two samples in a row ran twice at once (one
-	 * sample alone could catch a hand-off between two reads).
+	 * Every second, which containers run each module, and which of them handled messages since the sample before.
+	 * A module instance registers its meters ({@code xd_module_messages_in_total}, family
+	 * {@code xd_module_messages_in}, with tags {@code stream} and {@code module}) when its container starts deploying
+	 * it and removes them once it is undeployed, so the meters of a container's {@code /actuator/prometheus} are the
+	 * modules that process holds, and their count says whether it handled any message meanwhile. Every live
+	 * container process is read (one being stopped too), a paused one gives up after 1 s. Two at once: a module
+	 * whose count grew on two containers between the same two samples, twice in a row (once alone could be a
+	 * hand-off within one second). Registered twice: a module held by two containers in two samples in a row,
+	 * whether or not both handled anything (one of them deploying or undeploying).
 	 */
 	private void sampleInstances(ChaosCluster cluster, Set<String> modules) throws InterruptedException {
 		Map<String, Set<String>> previous = Map.of();
+		Map<String, Set<String>> previousHandling = Map.of();
+		Map<String, Double> counts = new HashMap<>();
 		while (!Thread.currentThread().isInterrupted()) {
-			Map<String, Set<String>> where = new ConcurrentHashMap<>();
+			Map<String, Set<String>> where = new TreeMap<>();
+			Map<String, Set<String>> handling = new TreeMap<>();
+			Map<String, Double> newCounts = new HashMap<>();
 			for (XdNode container : cluster.containers) {
 				Singlenode server = container.server;
-				if (container.state() != State.UP || server == null || !server.isAlive()) {
+				if (container.state() == State.PAUSED || server == null || !server.isAlive()) {
 					continue;
 				}
 				try {
 					Prometheus meters = server.prometheus(Duration.ofSeconds(1), "xd_module_messages_in");
 					for (Prometheus.Metric metric : meters.metrics()) {
-						if (!metric.name().equals("xd_module_messages_in_total")) {
+						String module = metric.labels().get("stream") + "/" + metric.labels().get("module");
+						if (!metric.name().equals("xd_module_messages_in_total") || !modules.contains(module)) {
 							continue;
 						}
-						String module = metric.labels().get("stream") + "/" + metric.labels().get("module");
-						if (modules.contains(module)) {
-							where.computeIfAbsent(module, key -> new LinkedHashSet<>()).add(container.name);
+						where.computeIfAbsent(module, key -> new TreeSet<>()).add(container.name);
+						String key = module + " " + container.name + " " + server.pid();
+						newCounts.put(key, metric.value());
+						Double before = counts.get(key);
+						if (before != null && metric.value() > before) {
+							handling.computeIfAbsent(module, name -> new TreeSet<>()).add(container.name);
 						}
 					}
 				}
 				catch (IOException ex) {
-					// not answering (paused, stopping): it runs nothing right now
+					// not answering (stopping, or just resumed): nothing known of it this time
 					this.sampleErrors++;
 					this.lastSampleError = container.name + ": " + ex;
 				}
 			}
-			for (Map.Entry<String, Set<String>> entry : where.entrySet()) {
-				Set<String> before = previous.getOrDefault(entry.getKey(), Set.of());
-				if (entry.getValue().size() > 1 && before.size() > 1) {
-					String overlap = String.format(Locale.ROOT, "%.1f s: %s on %s", millis() / 1000.0, entry.getKey(),
-							entry.getValue());
+			String at = String.format(Locale.ROOT, "%.1f s", millis() / 1000.0);
+			for (Map.Entry<String, Set<String>> entry : handling.entrySet()) {
+				if (entry.getValue().size() > 1 && previousHandling.getOrDefault(entry.getKey(), Set.of()).size() > 1) {
+					String overlap = at + ": " + entry.getKey() + " handled messages on " + entry.getValue();
 					this.overlaps.add(overlap);
 					this.bench.progress("chaos: TWO INSTANCES AT ONCE: " + overlap);
 				}
 			}
+			for (Map.Entry<String, Set<String>> entry : where.entrySet()) {
+				if (entry.getValue().size() > 1 && previous.getOrDefault(entry.getKey(), Set.of()).size() > 1) {
+					String twice = at + ": " + entry.getKey() + " registered on " + entry.getValue() + ", handling on "
+							+ handling.getOrDefault(entry.getKey(), Set.of());
+					this.registeredTwice.add(twice);
+					this.bench.progress("chaos: registered twice: " + twice);
+				}
+			}
 			previous = where;
-			this.placement = new java.util.TreeMap<>(where);
+			previousHandling = handling;
+			counts = newCounts;
+			this.placement = where;
 			this.samples++;
 			Thread.sleep(SAMPLE_INTERVAL.toMillis());
 		}
@@ -445,6 +470,13 @@ final class ChaosSuite {
 	record FaultRun(Fault fault, String target, long atMillis, boolean skipped) {
 	}
 
+	/** The two-at-once cell of a mode's row: never, or how many samples found it. */
+	private String twoAtOnce(String mode) {
+		String stream = streamName(mode, this.bench.runId()) + "/";
+		long count = this.overlaps.stream().filter(overlap -> overlap.contains(stream)).count();
+		return (count == 0) ? "never" : count + " samples";
+	}
+
 	/** Writes {@code chaos.json}, prints the table; returns the failures. */
 	private List<String> report(List<Fault> schedule) throws IOException {
 		List<String> failures = new ArrayList<>();
@@ -464,11 +496,11 @@ final class ChaosSuite {
 			.note("sent: acknowledged by the broker; lost: sent and never read back; duplicated: read again; out of "
 					+ "order: read after a higher number of the same partition; recovery: from a fault until the first "
 					+ "message from which on every message sent over " + RECOVERY_WINDOW_MILLIS / 1000
-					+ " s came through within " + RECOVERY_BOUND_MILLIS / 1000 + " s. Two at once: a module found "
-					+ "running (its meters registered) in two containers in two samples in a row, sampled every "
-					+ "second from each container's /actuator/prometheus.")
+					+ " s came through within " + RECOVERY_BOUND_MILLIS / 1000 + " s. Two at once: a module whose "
+					+ "messages-in count grew on two containers between the same two samples, twice in a row (each "
+					+ "container's /actuator/prometheus read every second).")
 			.columns("mode", "sent", "received", "lost", "duplicated", "out of order", "longest stall (s)",
-					"unacknowledged sends", "two at once");
+					"unacknowledged sends", "two at once (handling)");
 		SuiteJson.Chart chart = json.chart("Messages read per second, faults marked", "line",
 				"seconds from the start of the load", "msg/s", false);
 		int longest = 0;
@@ -488,7 +520,7 @@ final class ChaosSuite {
 			json.row(mode, summary.sent(), summary.received(), summary.lost(), summary.duplicates(),
 					summary.outOfOrder(), SuiteJson.rounded(Figure.of(summary.longestStallMillis() / 1000.0), 1),
 					summary.unacknowledged(),
-					this.overlaps.isEmpty() ? "never" : this.overlaps.size() + " samples");
+					twoAtOnce(mode));
 			List<Integer> xs = new ArrayList<>();
 			List<Integer> ys = new ArrayList<>();
 			for (int second = 0; second < longest; second++) {
@@ -555,6 +587,13 @@ final class ChaosSuite {
 		meta.put("ratePerMode", RATE);
 		ArrayNode overlapNode = meta.putArray("twoInstancesAtOnce");
 		this.overlaps.forEach(overlapNode::add);
+		ArrayNode registeredNode = meta.putArray("registeredTwice");
+		this.registeredTwice.forEach(registeredNode::add);
+		meta.put("samples", this.samples);
+		json.note(this.registeredTwice.isEmpty() ? "Registered twice: never."
+				: "Registered twice (a module held by two containers in two samples in a row, at most one of them "
+						+ "handling messages unless listed under two at once): " + this.registeredTwice.size()
+						+ " samples, " + String.join("; ", this.registeredTwice) + ".");
 		ArrayNode failureNode = meta.putArray("failures");
 		failures.forEach(failureNode::add);
 		json.note(failures.isEmpty() ? "Verdict: nothing lost, no duplicate under exactly-once, never two instances "
