@@ -37,6 +37,9 @@ final class ChaosCluster implements AutoCloseable {
 
 	final List<XdNode> containers = new ArrayList<>();
 
+	/** Stops the cluster when the runner is interrupted (Ctrl-C, SIGTERM). */
+	private final Thread stopOnExit = new Thread(this::stopAll, "stop-chaos-cluster");
+
 	ChaosCluster(Bench bench, Path work) {
 		this.bench = bench;
 		this.work = work;
@@ -51,6 +54,7 @@ final class ChaosCluster implements AutoCloseable {
 			port = Net.freePort(port);
 			this.containers.add(new XdNode("c" + i, "container", port++));
 		}
+		Runtime.getRuntime().addShutdownHook(this.stopOnExit);
 	}
 
 	String brokers() {
@@ -147,6 +151,16 @@ final class ChaosCluster implements AutoCloseable {
 	/** Stops every server: the containers and admins together, then the broker, then ZooKeeper. */
 	@Override
 	public void close() {
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.stopOnExit);
+		}
+		catch (IllegalStateException ex) {
+			return; // shutting down: the hook stops the cluster
+		}
+		stopAll();
+	}
+
+	private void stopAll() {
 		List<Node> servers = new ArrayList<>(this.containers);
 		servers.addAll(this.admins);
 		try {
