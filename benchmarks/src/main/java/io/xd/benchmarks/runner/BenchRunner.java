@@ -38,8 +38,8 @@ public final class BenchRunner {
 			              Kafka broker, two admins, three containers, each a process), one stream per delivery mode
 			              (at-least-once, noLoss, exactly-once) carrying sequence numbers, and a fault every 4-9 s drawn
 			              from --seed (default random, printed): SIGKILL, SIGTERM and SIGSTOP/SIGCONT of containers and of
-			              the leading admin, SIGKILL and SIGTERM of the broker and of ZooKeeper; then recovery and the
-			              whole history checked. Exit status 1 on any loss, any duplicate under exactly-once, or two
+			              the leading admin, SIGKILL and SIGTERM of the broker and of ZooKeeper, a container cut off from
+			              ZooKeeper (not Kafka); then recovery and the whole history checked. Exit status 1 on any loss, any duplicate under exactly-once, or two
 			              instances of one module at once. About 3.5 minutes with --quick, 13 without.
 
 			--seed N      the chaos suite's fault schedule (the same seed and duration give the same schedule)

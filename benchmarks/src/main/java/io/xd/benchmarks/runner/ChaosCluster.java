@@ -50,9 +50,13 @@ final class ChaosCluster implements AutoCloseable {
 			port = Net.freePort(port) ;
 			this.admins.add(new XdNode("admin" + i, "admin", port++));
 		}
+		int proxyPort = 12281;
 		for (int i = 1; i <= ChaosSchedule.CONTAINERS; i++) {
 			port = Net.freePort(port);
-			this.containers.add(new XdNode("c" + i, "container", port++));
+			proxyPort = Net.freePort(proxyPort);
+			XdNode container = new XdNode("c" + i, "container", port++);
+			container.zooKeeperPort = proxyPort++;
+			this.containers.add(container);
 		}
 		Runtime.getRuntime().addShutdownHook(this.stopOnExit);
 	}
@@ -61,8 +65,11 @@ final class ChaosCluster implements AutoCloseable {
 		return "127.0.0.1:" + this.broker.port;
 	}
 
-	/** Starts every server, ZooKeeper and the broker first, the containers last. */
+	/** Starts every server, ZooKeeper and the broker first, the containers last (each through its ZooKeeper proxy). */
 	void start() throws IOException, InterruptedException {
+		for (XdNode container : this.containers) {
+			container.zooKeeperProxy = new CuttableProxy(container.zooKeeperPort, this.zooKeeper.port);
+		}
 		this.bench.progress("chaos: starting ZooKeeper on 127.0.0.1:" + this.zooKeeper.port + " and a Kafka broker on "
 				+ brokers());
 		this.zooKeeper.start();
@@ -167,6 +174,11 @@ final class ChaosCluster implements AutoCloseable {
 			together(servers, ChaosCluster::stopQuietly);
 			stopQuietly(this.broker);
 			stopQuietly(this.zooKeeper);
+			for (XdNode container : this.containers) {
+				if (container.zooKeeperProxy != null) {
+					container.zooKeeperProxy.close();
+				}
+			}
 		}
 		catch (IOException ex) {
 			System.err.println("Could not stop the chaos cluster: " + ex.getMessage());
@@ -188,7 +200,7 @@ final class ChaosCluster implements AutoCloseable {
 
 	/** Where a server is. */
 	enum State {
-		UP, DOWN, PAUSED, STARTING
+		UP, DOWN, PAUSED, STARTING, CUT_OFF
 	}
 
 	/** One server of the cluster: started, signalled, started again. */
@@ -375,6 +387,12 @@ final class ChaosCluster implements AutoCloseable {
 
 		private volatile Path log;
 
+		/** The port a container reaches ZooKeeper on: its own proxy's ({@link CuttableProxy}); ZooKeeper's for an admin. */
+		int zooKeeperPort;
+
+		/** The container's ZooKeeper proxy; null for an admin. */
+		volatile CuttableProxy zooKeeperProxy;
+
 		XdNode(String name, String mode, int port) {
 			super(name, port);
 			this.mode = mode;
@@ -389,7 +407,8 @@ final class ChaosCluster implements AutoCloseable {
 		@Override
 		void doStart() throws IOException, InterruptedException {
 			List<String> args = new ArrayList<>(Singlenode.CLUSTER_USER);
-			args.addAll(List.of("--zk.client.connect=127.0.0.1:" + ChaosCluster.this.zooKeeper.port,
+			int zooKeeper = (this.zooKeeperProxy != null) ? this.zooKeeperPort : ChaosCluster.this.zooKeeper.port;
+			args.addAll(List.of("--zk.client.connect=127.0.0.1:" + zooKeeper,
 					"--zk.sessionTimeout=" + SESSION_TIMEOUT.toSeconds() + "s", "--transport=kafka",
 					"--xd.messagebus.kafka.brokers=" + brokers(), "--logging.level.org.apache.kafka=WARN"));
 			if (this.mode.equals("container")) {

@@ -10,8 +10,8 @@ import java.util.Random;
 /**
  * The faults of one {@code chaos} run, drawn from its seed alone, so that a seed gives the same schedule again:
  * the kinds come in rounds, each round every {@link Kind} once in an order of its own, one fault every 4-9 s from
- * 5 s on; a process killed or stopped is started again after 1-5 s, a paused one resumed after the ZooKeeper
- * session timeout and 2-6 s more.
+ * 5 s on; a process killed or stopped is started again after 1-5 s, a paused one resumed (or a container cut off
+ * from ZooKeeper reconnected) after the ZooKeeper session timeout and 2-6 s more.
  */
 final class ChaosSchedule {
 
@@ -27,11 +27,15 @@ final class ChaosSchedule {
 		CONTAINER_PAUSE(Target.CONTAINER, "STOP"), ADMIN_KILL(Target.LEADER_ADMIN, "KILL"),
 		ADMIN_TERM(Target.LEADER_ADMIN, "TERM"), ADMIN_PAUSE(Target.LEADER_ADMIN, "STOP"),
 		BROKER_KILL(Target.BROKER, "KILL"), BROKER_TERM(Target.BROKER, "TERM"), ZOOKEEPER_KILL(Target.ZOOKEEPER, "KILL"),
-		ZOOKEEPER_TERM(Target.ZOOKEEPER, "TERM");
+		ZOOKEEPER_TERM(Target.ZOOKEEPER, "TERM"), CONTAINER_ZOOKEEPER_CUT(Target.CONTAINER, null);
 
 		final Target target;
 
-		/** The signal sent: KILL or TERM (the process is started again after the hold) or STOP (CONT after it). */
+		/**
+		 * The signal sent: KILL or TERM (the process is started again after the hold) or STOP (CONT after it); none
+		 * for a container cut off from ZooKeeper (its connections through its ZooKeeper proxy reset and refused, Kafka
+		 * untouched, until the hold is over).
+		 */
 		final String signal;
 
 		Kind(Target target, String signal) {
@@ -39,12 +43,21 @@ final class ChaosSchedule {
 			this.signal = signal;
 		}
 
+		/** Whether the process keeps running through the fault: paused, or cut off from ZooKeeper. */
 		boolean pause() {
-			return this.signal.equals("STOP");
+			return this.signal == null || this.signal.equals("STOP");
+		}
+
+		/** Whether this is a container cut off from ZooKeeper rather than a signal. */
+		boolean cut() {
+			return this.signal == null;
 		}
 
 		/** {@code SIGKILL container}, {@code SIGSTOP leading admin}, ... */
 		String describe() {
+			if (cut()) {
+				return "ZooKeeper cut off from container";
+			}
 			String what = switch (this.target) {
 				case CONTAINER -> "container";
 				case LEADER_ADMIN -> "leading admin";
@@ -74,7 +87,8 @@ final class ChaosSchedule {
 		@Override
 		public String toString() {
 			return String.format(Locale.ROOT, "#%d at %.1f s: %s, %s %.1f s", this.index, this.atMillis / 1000.0,
-					describe(), this.kind.pause() ? "resumed after" : "started again after", this.holdMillis / 1000.0);
+					describe(), this.kind.cut() ? "reconnected after" : this.kind.pause() ? "resumed after"
+							: "started again after", this.holdMillis / 1000.0);
 		}
 	}
 

@@ -401,17 +401,28 @@ final class ChaosSuite {
 	private void inject(ChaosCluster cluster, Fault fault) throws IOException, InterruptedException {
 		Node target = target(cluster, fault);
 		long at = millis();
-		if (target == null || !target.take(State.UP, fault.kind().pause() ? State.PAUSED : State.DOWN)) {
+		State during = fault.kind().cut() ? State.CUT_OFF : fault.kind().pause() ? State.PAUSED : State.DOWN;
+		if (target == null || !target.take(State.UP, during)) {
 			this.bench.progress("chaos: fault " + fault + ": skipped, no such server up");
 			this.faultRuns.add(new FaultRun(fault, "-", at, true));
 			return;
 		}
 		this.bench.progress("chaos: fault " + fault + " on " + target.name + " (pid " + target.pid() + ")");
 		this.faultRuns.add(new FaultRun(fault, target.name, at, false));
-		target.signal(fault.kind().signal);
+		if (fault.kind().cut()) {
+			((XdNode) target).zooKeeperProxy.cut();
+		}
+		else {
+			target.signal(fault.kind().signal);
+		}
 		Thread restorer = thread("restore-" + fault.index(), () -> {
 			Thread.sleep(fault.holdMillis());
-			if (fault.kind().pause()) {
+			if (fault.kind().cut()) {
+				((XdNode) target).zooKeeperProxy.restore();
+				target.state(State.UP);
+				this.bench.progress("chaos: " + target.name + " reaches ZooKeeper again");
+			}
+			else if (fault.kind().pause()) {
 				target.signal("CONT");
 				target.state(State.UP);
 				this.bench.progress("chaos: " + target.name + " resumed (SIGCONT)");
@@ -486,8 +497,8 @@ final class ChaosSuite {
 					+ " faults over " + this.duration.toSeconds() + " s, one every 4-9 s, each kind once per round: "
 					+ "SIGKILL, SIGTERM and SIGSTOP of a container and of the leading admin (SIGCONT after the "
 					+ ChaosCluster.SESSION_TIMEOUT.toSeconds() + " s ZooKeeper session timeout and 2-6 s more), "
-					+ "SIGKILL and SIGTERM of the broker and of ZooKeeper; a stopped server is started again after "
-					+ "1-5 s.")
+					+ "SIGKILL and SIGTERM of the broker and of ZooKeeper, a container cut off from ZooKeeper (not "
+					+ "Kafka) for as long as a pause; a stopped server is started again after 1-5 s.")
 			.note("Cluster: ZooKeeper, one Kafka broker (bin/kafka-local), two admins, three containers, each its own "
 					+ "process on 127.0.0.1, the Kafka transport. Per mode, the suite sends " + RATE + " sequence "
 					+ "numbers a second (idempotent producer, acks=all) to the 1-partition topic of queue:<s>-in, "

@@ -63,5 +63,7 @@ class ChaosScheduleTests {
 		assertThat(fault).hasToString("#3 at 12.7 s: SIGSTOP container c2, resumed after 9.5 s");
 		assertThat(new Fault(4, 20_000, Kind.ADMIN_KILL, 0, 2_000))
 			.hasToString("#4 at 20.0 s: SIGKILL leading admin, started again after 2.0 s");
+		assertThat(new Fault(5, 30_000, Kind.CONTAINER_ZOOKEEPER_CUT, 2, 8_000))
+			.hasToString("#5 at 30.0 s: ZooKeeper cut off from container c3, reconnected after 8.0 s");
 	}
 }
