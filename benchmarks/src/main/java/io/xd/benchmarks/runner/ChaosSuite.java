@@ -59,6 +59,8 @@ final class ChaosSuite {
 
 	private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
 
+	private static final int START_ATTEMPTS = 5;
+
 	/** How long the load goes on once the faults are over and every server is back. */
 	private static final Duration SETTLE = Duration.ofSeconds(20);
 
@@ -187,9 +189,11 @@ final class ChaosSuite {
 			while (System.nanoTime() < recoveryEnd && !this.histories.values().stream().allMatch(ChaosHistory::complete)) {
 				Thread.sleep(500);
 			}
+			boolean complete = this.histories.values().stream().allMatch(ChaosHistory::complete);
 			// a last look for duplicates and for two instances at once after recovery
 			Thread.sleep(5_000);
-			this.bench.progress("chaos: recovered; checking the history");
+			this.bench.progress("chaos: " + (complete ? "every message is back" : "not every message came back in time")
+					+ "; checking the history");
 			sampler.interrupt();
 			this.reading = false;
 			for (Thread thread : threads) {
@@ -436,7 +440,10 @@ final class ChaosSuite {
 		this.restorers.add(restorer);
 	}
 
-	/** Starts a server again, trying again for as long as it takes (ZooKeeper or the broker may be down meanwhile). */
+	/**
+	 * Starts a server again, trying again up to {@value #START_ATTEMPTS} times (ZooKeeper or the broker may be down
+	 * meanwhile); then fails, the server left down.
+	 */
 	private void startAgain(Node node) throws IOException, InterruptedException {
 		for (int attempt = 1;; attempt++) {
 			try {
@@ -447,6 +454,11 @@ final class ChaosSuite {
 			catch (IOException ex) {
 				this.bench.progress("chaos: " + node.name + " did not start (attempt " + attempt + "): "
 						+ ex.getMessage().lines().findFirst().orElse(""));
+				if (attempt == START_ATTEMPTS) {
+					node.state(State.DOWN);
+					throw new IOException(node.name + " did not start again in " + START_ATTEMPTS + " attempts; see "
+							+ this.work, ex);
+				}
 				node.signal("KILL");
 				Thread.sleep(2_000);
 			}
