@@ -1,9 +1,12 @@
 package io.xd.benchmarks.runner;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The command lines of {@code bin/xd-bench} ({@code [--quick] [SUITE ...]}) and {@code bin/kafka-bench}
@@ -17,7 +20,7 @@ final class BenchOptions {
 			"footprint", "exactly-once", "contention");
 
 	/** Suites that run only when named: longer than the default run can afford. */
-	static final List<String> NAMED_ONLY = List.of("peer");
+	static final List<String> NAMED_ONLY = List.of("peer", "chaos");
 
 	/** Record counts of {@code bin/kafka-bench} per message size: 15-20 s per side on 2 vCPUs. */
 	static final Map<Integer, Long> KAFKA_RECORDS = Map.of(100, 8_000_000L, 1000, 2_000_000L, 10_000, 200_000L,
@@ -35,8 +38,14 @@ final class BenchOptions {
 	 * @param quick every suite briefly
 	 * @param suites the suites to run, in {@link #SUITES} order when none were named (never {@link #NAMED_ONLY})
 	 * @param help whether help was asked for
+	 * @param seed the {@code chaos} suite's {@code --seed}, or {@code null} for a random one
+	 * @param duration the {@code chaos} suite's {@code --duration}, or {@code null} for its default
 	 */
-	record XdBench(boolean quick, List<String> suites, boolean help) {
+	record XdBench(boolean quick, List<String> suites, boolean help, Long seed, Duration duration) {
+
+		XdBench(boolean quick, List<String> suites, boolean help) {
+			this(quick, suites, help, null, null);
+		}
 	}
 
 	/**
@@ -52,10 +61,30 @@ final class BenchOptions {
 
 	static XdBench xdBench(String... args) {
 		boolean quick = false;
+		Long seed = null;
+		Duration duration = null;
 		List<String> suites = new ArrayList<>();
-		for (String arg : args) {
+		for (int i = 0; i < args.length; i++) {
+			String arg = args[i];
 			if (arg.equals("--quick")) {
 				quick = true;
+			}
+			else if (arg.equals("--seed") || arg.equals("--duration")) {
+				if (i + 1 >= args.length) {
+					throw new IllegalArgumentException(arg + " needs a value (see --help)");
+				}
+				String value = args[++i];
+				if (arg.equals("--seed")) {
+					try {
+						seed = Long.parseLong(value);
+					}
+					catch (NumberFormatException ex) {
+						throw new IllegalArgumentException("--seed takes a whole number, not '" + value + "'");
+					}
+				}
+				else {
+					duration = duration(value);
+				}
 			}
 			else if (arg.equals("-h") || arg.equals("--help")) {
 				return new XdBench(quick, SUITES, true);
@@ -67,7 +96,22 @@ final class BenchOptions {
 				throw new IllegalArgumentException("Unknown argument: " + arg + " (see --help)");
 			}
 		}
-		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false);
+		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false, seed, duration);
+	}
+
+	/** {@code 90s}, {@code 10m}, {@code 1h}: a positive whole number of seconds, minutes or hours. */
+	static Duration duration(String text) {
+		Matcher matcher = Pattern.compile("([0-9]{1,6})([smh])").matcher(text.strip());
+		if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
+			throw new IllegalArgumentException("--duration takes a positive number with s, m or h (90s, 10m, 1h), not '"
+					+ text + "'");
+		}
+		long amount = Long.parseLong(matcher.group(1));
+		return switch (matcher.group(2)) {
+			case "s" -> Duration.ofSeconds(amount);
+			case "m" -> Duration.ofMinutes(amount);
+			default -> Duration.ofHours(amount);
+		};
 	}
 
 	static KafkaBench kafkaBench(String... args) {

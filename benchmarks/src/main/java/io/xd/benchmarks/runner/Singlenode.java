@@ -81,8 +81,17 @@ final class Singlenode implements AutoCloseable {
 	 */
 	static Singlenode start(Bench bench, Path work, String name, String mode, List<String> javaOptions,
 			String... args) throws IOException, InterruptedException {
-		int port = Net.freePort(9393);
-		Path log = work.resolve(name + ".log");
+		return start(bench, work, name, name + ".log", mode, Net.freePort(9393), javaOptions, args);
+	}
+
+	/**
+	 * As {@link #start(Bench, Path, String, String, List, String...)}, on a given port and with the log in a file
+	 * of its own ({@code logName} in {@code work}), so that a server restarted on the same port with the same
+	 * data directory ({@code <name>-data}) keeps each run's log apart.
+	 */
+	static Singlenode start(Bench bench, Path work, String name, String logName, String mode, int port,
+			List<String> javaOptions, String... args) throws IOException, InterruptedException {
+		Path log = work.resolve(logName);
 		List<String> command = new ArrayList<>();
 		command.add(Bench.javaCommand());
 		command.addAll(javaOptions);
@@ -191,11 +200,16 @@ final class Singlenode implements AutoCloseable {
 	 * {@code /actuator/prometheus}.
 	 */
 	Prometheus prometheus(String... names) throws IOException, InterruptedException {
+		return prometheus(Duration.ofSeconds(60), names);
+	}
+
+	/** As {@link #prometheus(String...)}, giving up after {@code timeout} (a paused server never answers). */
+	Prometheus prometheus(Duration timeout, String... names) throws IOException, InterruptedException {
 		String query = List.of(names).stream().map(name -> "includedNames=" + encode(name))
 			.collect(Collectors.joining("&"));
 		HttpResponse<String> response = send(
 				HttpRequest.newBuilder(this.uri.resolve("/actuator/prometheus" + (query.isEmpty() ? "" : "?" + query)))
-					.GET());
+					.GET(), timeout);
 		check(response, "read /actuator/prometheus");
 		return Prometheus.parse(response.body());
 	}
@@ -225,10 +239,15 @@ final class Singlenode implements AutoCloseable {
 	}
 
 	private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+		return send(request, Duration.ofSeconds(60));
+	}
+
+	private HttpResponse<String> send(HttpRequest.Builder request, Duration timeout)
+			throws IOException, InterruptedException {
 		if (this.authorization != null) {
 			request.setHeader("Authorization", this.authorization);
 		}
-		return this.http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+		return this.http.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private static void check(HttpResponse<String> response, String what) throws IOException {

@@ -81,6 +81,16 @@ final class SuiteJson {
 		return this;
 	}
 
+	/** An array of the suite's own beside the table and charts ({@code BenchReport} shows only those). */
+	ArrayNode array(String name) {
+		return this.root.putArray(name);
+	}
+
+	/** An object of the suite's own beside the table and charts ({@code BenchReport} shows only those). */
+	ObjectNode object(String name) {
+		return this.root.putObject(name);
+	}
+
 	/** Adds a chart; add its series with {@link Chart#series}. */
 	Chart chart(String title, String type, String xLabel, String yLabel, boolean logY) {
 		ObjectNode chart = this.charts.addObject();

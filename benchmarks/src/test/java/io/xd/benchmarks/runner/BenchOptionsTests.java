@@ -1,5 +1,7 @@
 package io.xd.benchmarks.runner;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +27,28 @@ class BenchOptionsTests {
 	void runsANamedOnlySuiteWhenNamedButNotByDefault() {
 		assertThat(BenchOptions.xdBench("--quick", "peer").suites()).containsExactly("peer");
 		assertThat(BenchOptions.xdBench().suites()).doesNotContain("peer");
+	}
+
+	@Test
+	void runsTheChaosSuiteOnlyWhenNamedWithItsSeedAndDuration() {
+		BenchOptions.XdBench options = BenchOptions.xdBench("--quick", "--seed", "42", "--duration", "90s", "chaos");
+
+		assertThat(options.suites()).containsExactly("chaos");
+		assertThat(options.seed()).isEqualTo(42L);
+		assertThat(options.duration()).isEqualTo(Duration.ofSeconds(90));
+		assertThat(BenchOptions.xdBench("chaos").seed()).isNull();
+		assertThat(BenchOptions.xdBench("--duration", "10m", "chaos").duration()).isEqualTo(Duration.ofMinutes(10));
+		assertThat(BenchOptions.xdBench().suites()).doesNotContain("chaos");
+	}
+
+	@Test
+	void rejectsABadSeedOrDuration() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("--seed", "x", "chaos"))
+			.withMessage("--seed takes a whole number, not 'x'");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("--duration", "10", "chaos"))
+			.withMessage("--duration takes a positive number with s, m or h (90s, 10m, 1h), not '10'");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("chaos", "--seed"))
+			.withMessage("--seed needs a value (see --help)");
 	}
 
 	@Test
