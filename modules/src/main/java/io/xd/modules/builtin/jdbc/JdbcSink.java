@@ -13,11 +13,9 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
 import io.xd.modules.AbstractModuleProvider;
-import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 import io.xd.modules.builtin.ModuleSupport;
@@ -185,12 +183,7 @@ public final class JdbcSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, JdbcSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			JdbcDatabase.check("jdbc", options, access);
+			super(METADATA, JdbcSink::new, (options, access) -> JdbcDatabase.check("jdbc", options, access));
 		}
 	}
 }

@@ -229,12 +229,7 @@ public final class MailSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, MailSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			server(options, access);
+			super(METADATA, MailSink::new, MailSink::server);
 		}
 	}
 }

@@ -329,12 +329,7 @@ public final class MailSource implements Source {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, MailSource::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			server(options, access);
+			super(METADATA, MailSource::new, MailSource::server);
 		}
 	}
 }

@@ -15,7 +15,6 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
 import io.xd.modules.AbstractModuleProvider;
-import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
@@ -133,12 +132,7 @@ public final class MqttSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, MqttSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			MqttConnections.check(options, access);
+			super(METADATA, MqttSink::new, MqttConnections::check);
 		}
 	}
 }

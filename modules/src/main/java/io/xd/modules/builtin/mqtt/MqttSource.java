@@ -168,12 +168,7 @@ public final class MqttSource implements Source {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, MqttSource::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			check(options, access);
+			super(METADATA, MqttSource::new, MqttSource::check);
 		}
 	}
 }

@@ -214,12 +214,7 @@ public final class RabbitSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, RabbitSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			check(options, access);
+			super(METADATA, RabbitSink::new, RabbitSink::check);
 		}
 	}
 }

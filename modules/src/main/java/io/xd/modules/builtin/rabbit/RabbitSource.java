@@ -255,12 +255,7 @@ public final class RabbitSource implements Source {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, RabbitSource::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			check(options, access);
+			super(METADATA, RabbitSource::new, RabbitSource::check);
 		}
 	}
 }

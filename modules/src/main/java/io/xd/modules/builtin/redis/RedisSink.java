@@ -290,12 +290,7 @@ public final class RedisSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, RedisSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			check(options, access);
+			super(METADATA, RedisSink::new, RedisSink::check);
 		}
 	}
 }

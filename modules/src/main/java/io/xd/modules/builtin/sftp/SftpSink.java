@@ -147,12 +147,7 @@ public final class SftpSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, SftpSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			SftpServers.server(options, access);
+			super(METADATA, SftpSink::new, SftpServers::server);
 		}
 	}
 }
