@@ -16,17 +16,17 @@ public final class BenchRunner {
 	private static final String USAGE = """
 			Usage: bin/xd-bench [--quick] [--seed N] [--duration D] [SUITE ...]
 
-			Suites (default: these, in this order):
-			  direct      direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's published figure
-			  kafka       XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as bin/kafka-bench)
-			  latency     end-to-end latency percentiles at three fixed rates, local bus and Kafka (paced load-generator,
+			Suites (default: these, in this order), with the time each took under --quick on 2 vCPUs (2026-11-26):
+			  direct      (9 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's published figure
+			  kafka       (54 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as bin/kafka-bench)
+			  latency     (3 min 19 s) end-to-end latency percentiles at three fixed rates, local bus and Kafka (paced load-generator,
 			              free of coordinated omission; HdrHistogram in the throughput sink)
-			  saturation  the highest rate a Kafka stream sustains with its p99 latency under 250 ms (rates doubling)
-			  partitions  Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per partition)
-			  tuning      Kafka consumer fetch size and socket receive buffer, three values each, at 512 B (IBM's test)
-			  footprint   heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
-			  exactly-once  a Kafka hop's throughput with transactions (exactly once) beside at-least-once, 100 B to 10 KB
-			  contention  broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside and without, CPU shares
+			  saturation  (48 s) the highest rate a Kafka stream sustains with its p99 latency under 250 ms (rates doubling)
+			  partitions  (27 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per partition)
+			  tuning      (1 min 15 s) Kafka consumer fetch size and socket receive buffer, three values each, at 512 B (IBM's test)
+			  footprint   (1 min 5 s) heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
+			  exactly-once  (60 s) a Kafka hop's throughput with transactions (exactly once) beside at-least-once, 100 B to 10 KB
+			  contention  (3 min 15 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside and without, CPU shares
 
 			Suites run only when named (even --quick, they would take the default run past its 5 minutes):
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
@@ -45,7 +45,8 @@ public final class BenchRunner {
 			--seed N      the chaos suite's fault schedule (the same seed and duration give the same schedule)
 			--duration D  how long the chaos suite injects faults: 90s, 10m, 1h
 
-			--quick runs every suite briefly (the whole run in about 5 minutes on 2 vCPUs); without it runs last longer.
+			--quick runs every suite briefly (the whole default run took 12 min 12 s on 2 vCPUs on 2026-11-26); without it
+			runs last longer.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
 			Starts bin/kafka-local for the Kafka suites if no broker answers on 127.0.0.1:9092, and stops it at the end.""";
 
