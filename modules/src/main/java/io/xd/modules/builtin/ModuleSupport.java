@@ -1,6 +1,8 @@
 package io.xd.modules.builtin;
 
 import java.nio.charset.Charset;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -8,9 +10,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.springframework.core.NestedExceptionUtils;
+
 import io.xd.modules.ModuleContext;
 
-/** Small helpers the built-in modules share: a timer thread named after the module, and option checks. */
+/**
+ * Small helpers the built-in modules share: a timer thread named after the module, option checks, comma-separated
+ * lists, and the root reason of a client's failure.
+ */
 public final class ModuleSupport {
 
 	private ModuleSupport() {
@@ -71,5 +78,16 @@ public final class ModuleSupport {
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
+	}
+
+	/** The items of a comma-separated list, trimmed, blanks left out. */
+	public static List<String> commaList(String text) {
+		return Arrays.stream(text.split(",")).map(String::strip).filter(item -> !item.isEmpty()).toList();
+	}
+
+	/** What a client's failure says at its root, for a module's message (clients wrap the server's answer). */
+	public static String reason(Throwable failure) {
+		Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
+		return (cause.getMessage() == null) ? cause.getClass().getSimpleName() : cause.getMessage();
 	}
 }

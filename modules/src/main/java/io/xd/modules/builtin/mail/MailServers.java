@@ -4,6 +4,8 @@ import java.util.Properties;
 
 import io.xd.modules.ModuleOption;
 import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.DefaultPort;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
 
 /**
  * What the {@code mail} sink and source share: their connection options and the Jakarta Mail settings of a server.
@@ -28,24 +30,14 @@ final class MailServers {
 	private MailServers() {
 	}
 
+	/** The {@code connection} option, naming a declared mail server. */
 	static ModuleOption<String> connectionOption() {
-		return ModuleOption.ofString("connection")
-			.withDefault("mail")
-			.withDescription("the name of a mail server the operator declared (xd.connections.<name>: host, port, "
-					+ "username, password, tls, properties.starttls, properties.ssl.trust, properties.ssl.checkserveridentity)");
+		return ConnectorServer.connectionOption("mail", "host, port, username, password, tls, properties.starttls, "
+				+ "properties.ssl.trust, properties.ssl.checkserveridentity", "host");
 	}
 
 	static ModuleOption<String> hostOption() {
-		return ModuleOption.ofString("host")
-			.withDescription("instead of a connection, a host of the operator's xd.modules.connect.allowed-hosts, "
-					+ "reached without credentials or TLS");
-	}
-
-	static ModuleOption<Integer> portOption(String defaultPort) {
-		return ModuleOption.ofInt("port")
-			.withMin(1)
-			.withMax(65535)
-			.withDescription("the port of host (" + defaultPort + " when not given); a connection gives its own");
+		return ConnectorServer.hostOption("host", "credentials or TLS");
 	}
 
 	static ModuleOption<String> usernameOption() {
@@ -53,20 +45,26 @@ final class MailServers {
 			.withDescription("not accepted: the connection names the user (xd.connections.<name>.username)");
 	}
 
-	static ModuleOption<String> passwordOption() {
-		return ModuleOption.ofString("password")
-			.withDescription("not accepted: a definition carries no password (xd.connections.<name>.password)");
+	/**
+	 * The server options of the {@code mail} sink or source: a declared connection, or an allowed host reached without
+	 * credentials; {@code --username} and {@code --password} refused.
+	 */
+	static ServerOptions serverOptions(ModuleOption<String> connection, ModuleOption<String> host,
+			ModuleOption<Integer> port, ModuleOption<String> username, ModuleOption<String> password,
+			DefaultPort defaultPort) {
+		return ConnectorServer.singleHost("mail", connection, host, port, defaultPort)
+			.refusing("xd.connections.<name>.username, .password", username, password);
 	}
 
 	/**
 	 * The Jakarta Mail properties for a protocol ({@code smtp}, {@code smtps}, {@code imap}, {@code imaps}) on a
 	 * server: host, port, timeouts, server identity checks, and the connection's STARTTLS and trust settings.
 	 */
-	static Properties properties(String protocol, ConnectorServer server, int port) {
+	static Properties properties(String protocol, ConnectorServer server) {
 		Properties properties = new Properties();
 		String prefix = "mail." + protocol + ".";
 		properties.setProperty(prefix + "host", server.host());
-		properties.setProperty(prefix + "port", Integer.toString(port));
+		properties.setProperty(prefix + "port", Integer.toString(server.port()));
 		properties.setProperty(prefix + "connectiontimeout", Integer.toString(TIMEOUT_MILLIS));
 		properties.setProperty(prefix + "timeout", Integer.toString(TIMEOUT_MILLIS));
 		properties.setProperty(prefix + "writetimeout", Integer.toString(TIMEOUT_MILLIS));

@@ -24,6 +24,8 @@ import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
 import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.DefaultPort;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
 
 /**
  * The {@code mail} sink: sends each payload as the text of a mail over SMTP, to a server the operator declared
@@ -48,11 +50,15 @@ public final class MailSink implements Sink {
 
 	static final ModuleOption<String> HOST = MailServers.hostOption();
 
-	static final ModuleOption<Integer> PORT = MailServers.portOption("25");
+	static final ModuleOption<Integer> PORT = ConnectorServer.portOption("host", "25");
 
 	static final ModuleOption<String> USERNAME = MailServers.usernameOption();
 
-	static final ModuleOption<String> PASSWORD = MailServers.passwordOption();
+	static final ModuleOption<String> PASSWORD = ConnectorServer.passwordOption();
+
+	/** SMTP on port 25, or SMTPS on 465 with a connection that says TLS. */
+	static final ServerOptions SERVER = MailServers.serverOptions(CONNECTION, HOST, PORT, USERNAME, PASSWORD,
+			DefaultPort.of(25, 465));
 
 	static final ModuleOption<MailHeaderValue> TO = header("to", "the recipients, comma-separated addresses");
 
@@ -112,16 +118,15 @@ public final class MailSink implements Sink {
 		this.defaultFrom = (user != null && user.contains("@")) ? user : null;
 		this.server = server;
 		this.access = context.hostAccess();
-		String protocol = server.connection().tls() ? "smtps" : "smtp";
-		int port = server.portOr(server.connection().tls() ? 465 : 25);
+		String protocol = server.tls() ? "smtps" : "smtp";
 		this.sender = new JavaMailSenderImpl();
 		this.sender.setProtocol(protocol);
 		this.sender.setHost(server.host());
-		this.sender.setPort(port);
+		this.sender.setPort(server.port());
 		this.sender.setUsername(user);
 		this.sender.setPassword(server.password());
 		this.sender.setDefaultEncoding(StandardCharsets.UTF_8.name());
-		this.sender.setJavaMailProperties(MailServers.properties(protocol, server, port));
+		this.sender.setJavaMailProperties(MailServers.properties(protocol, server));
 	}
 
 	private static ModuleOption<MailHeaderValue> header(String name, String description) {
@@ -131,9 +136,7 @@ public final class MailSink implements Sink {
 	}
 
 	static ConnectorServer server(ModuleOptions options, HostAccess access) {
-		ConnectorServer.refuseCredentials("mail", options, "xd.connections.<name>.username, .password",
-				List.of(USERNAME, PASSWORD));
-		return ConnectorServer.resolve("mail", options, access, CONNECTION, HOST, PORT, 25);
+		return SERVER.resolve(options, access);
 	}
 
 	@Override

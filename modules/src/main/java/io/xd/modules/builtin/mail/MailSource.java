@@ -41,6 +41,7 @@ import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
 import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
 import io.xd.modules.builtin.IntegrationBeans;
 import io.xd.modules.builtin.ModuleSupport;
 
@@ -63,11 +64,11 @@ public final class MailSource implements Source {
 
 	static final ModuleOption<String> HOST = MailServers.hostOption();
 
-	static final ModuleOption<Integer> PORT = MailServers.portOption("143, or 993 for imaps");
+	static final ModuleOption<Integer> PORT = ConnectorServer.portOption("host", "143, or 993 for imaps");
 
 	static final ModuleOption<String> USERNAME = MailServers.usernameOption();
 
-	static final ModuleOption<String> PASSWORD = MailServers.passwordOption();
+	static final ModuleOption<String> PASSWORD = ConnectorServer.passwordOption();
 
 	static final ModuleOption<String> PROTOCOL = ModuleOption.ofChoice("protocol", "imap", "imaps")
 		.withDefault("imap")
@@ -118,6 +119,10 @@ public final class MailSource implements Source {
 			List.of(PROTOCOL, FOLDER, MARK_AS_READ, DELETE, FIXED_DELAY, USE_POLLING, MAX_MESSAGES, MAX_MESSAGE_SIZE,
 					CHARSET, CONNECTION, HOST, PORT, USERNAME, PASSWORD));
 
+	/** IMAP on port 143, or IMAPS on 993 with --protocol=imaps or a connection that says TLS. */
+	static final ServerOptions SERVER = MailServers.serverOptions(CONNECTION, HOST, PORT, USERNAME, PASSWORD,
+			(options, tls) -> (tls || options.get(PROTOCOL).equals("imaps")) ? 993 : 143);
+
 	private static final Logger logger = LoggerFactory.getLogger(MailSource.class);
 
 	private final ModuleContext context;
@@ -139,16 +144,15 @@ public final class MailSource implements Source {
 		this.context = context;
 		ModuleOptions options = context.options();
 		ConnectorServer server = server(options, context.hostAccess());
-		String protocol = server.connection().tls() ? "imaps" : options.get(PROTOCOL);
-		int port = server.portOr(protocol.equals("imaps") ? 993 : 143);
+		String protocol = server.tls() ? "imaps" : options.get(PROTOCOL);
 		this.server = server;
 		this.charset = Charset.forName(options.get(CHARSET));
 		this.delaySeconds = options.get(FIXED_DELAY);
 		this.receiver = new SizeLimitedImapReceiver(
-				protocol + "://" + server.host() + ":" + port + "/" + options.get(FOLDER),
+				protocol + "://" + server.host() + ":" + server.port() + "/" + options.get(FOLDER),
 				options.get(MAX_MESSAGE_SIZE));
 		this.receiver.setProtocol(protocol);
-		Properties properties = MailServers.properties(protocol, server, port);
+		Properties properties = MailServers.properties(protocol, server);
 		String user = server.username();
 		if (user != null) {
 			properties.setProperty("mail." + protocol + ".user", user);
@@ -169,10 +173,7 @@ public final class MailSource implements Source {
 	}
 
 	static ConnectorServer server(ModuleOptions options, HostAccess access) {
-		ConnectorServer.refuseCredentials("mail", options, "xd.connections.<name>.username, .password",
-				List.of(USERNAME, PASSWORD));
-		int hostPort = options.get(PROTOCOL).equals("imaps") ? 993 : 143;
-		return ConnectorServer.resolve("mail", options, access, CONNECTION, HOST, PORT, hostPort);
+		return SERVER.resolve(options, access);
 	}
 
 	@Override

@@ -1,9 +1,8 @@
 package io.xd.modules.builtin.mqtt;
 
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
@@ -13,12 +12,13 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 
 import org.springframework.integration.mqtt.core.DefaultMqttPahoClientFactory;
 
-import io.xd.modules.Connection;
-import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleOptions;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.Address;
+import io.xd.modules.builtin.ConnectorServer.DefaultPort;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
 import io.xd.modules.builtin.ModuleSupport;
 
 /**
@@ -33,7 +33,8 @@ final class MqttConnections {
 
 	private static final int TLS_PORT = 8883;
 
-	static final ModuleOption<String> CONNECTION = Connectors.connectionOption("mqtt", "url");
+	static final ModuleOption<String> CONNECTION = ConnectorServer.connectionOption("mqtt",
+			"host, port, username, password, tls", "url");
 
 	static final ModuleOption<String> URL = ModuleOption.ofString("url")
 		.withRule(MqttConnections::isUrlList, "be tcp://host[:port] or ssl://host[:port], comma-separated")
@@ -43,7 +44,7 @@ final class MqttConnections {
 	static final ModuleOption<String> USERNAME = ModuleOption.ofString("username")
 		.withDescription("the user, with url (a connection names its own user and password); none by default");
 
-	static final ModuleOption<String> PASSWORD = Connectors.passwordOption();
+	static final ModuleOption<String> PASSWORD = ConnectorServer.passwordOption();
 
 	static final ModuleOption<Boolean> CLEAN_SESSION = ModuleOption.ofBoolean("cleanSession")
 		.withDefault(true)
@@ -70,52 +71,34 @@ final class MqttConnections {
 	static final List<ModuleOption<?>> OPTIONS = List.of(CONNECTION, URL, USERNAME, PASSWORD, CLEAN_SESSION,
 			CONNECTION_TIMEOUT, KEEP_ALIVE_INTERVAL, CHARSET);
 
+	/** A declared connection, or URLs of allowed hosts with their own user and no password. */
+	static final ServerOptions SERVER = ConnectorServer
+		.hostList("mqtt", CONNECTION, URL, MqttConnections::literalAddresses, DefaultPort.of(PORT, TLS_PORT))
+		.refusing("xd.connections.<name>.host, .port, .username, .password", PASSWORD)
+		.withLiteralOnly(USERNAME);
+
 	private MqttConnections() {
-	}
-
-	/** Checks what a definition's connection options reach: a declared connection or allowed hosts, no password. */
-	static void check(ModuleOptions options, HostAccess access) {
-		if (literal(options)) {
-			for (URI url : urls(options.get(URL))) {
-				access.checkConnectHost(URL.name(), url.getHost(), url.getPort());
-			}
-		}
-		else {
-			Connectors.connection(access, options, CONNECTION);
-		}
-	}
-
-	private static boolean literal(ModuleOptions options) {
-		return Connectors.usesLiteralHost("mqtt", options, CONNECTION, PASSWORD, URL, List.of(USERNAME));
 	}
 
 	/** The broker a module's options name, checked again against the operator's settings as the module connects. */
 	static Target target(ModuleContext context) {
 		ModuleOptions options = context.options();
-		check(options, context.hostAccess());
+		ConnectorServer server = SERVER.resolve(options, context.hostAccess());
 		MqttConnectOptions connect = new MqttConnectOptions();
-		String shown;
-		if (literal(options)) {
-			List<String> urls = urls(options.get(URL)).stream().map(URI::toString).toList();
-			connect.setServerURIs(urls.toArray(String[]::new));
-			if (options.get(USERNAME) != null) {
-				connect.setUserName(options.get(USERNAME));
-			}
-			shown = String.join(",", urls);
+		List<String> urls = server.addresses().stream()
+			.map(address -> ConnectorServer.url(address.tls() ? "ssl" : "tcp", address.host(), address.port()))
+			.map(URI::toString)
+			.toList();
+		connect.setServerURIs(urls.toArray(String[]::new));
+		String user = server.isLiteral() ? options.get(USERNAME) : server.username();
+		if (user != null) {
+			connect.setUserName(user);
 		}
-		else {
-			Connection connection = Connectors.connection(context.hostAccess(), options, CONNECTION);
-			String scheme = connection.tls() ? "ssl" : "tcp";
-			String url = uri(scheme, connection.host(), connection.portOr(connection.tls() ? TLS_PORT : PORT)).toString();
-			connect.setServerURIs(new String[] { url });
-			if (connection.username() != null) {
-				connect.setUserName(connection.username());
-			}
-			if (connection.password() != null) {
-				connect.setPassword(connection.password().toCharArray());
-			}
-			shown = "connection '" + options.get(CONNECTION) + "' (" + url + ")";
+		if (server.password() != null) {
+			connect.setPassword(server.password().toCharArray());
 		}
+		String shown = server.isLiteral() ? String.join(",", urls)
+				: "connection '" + options.get(CONNECTION) + "' (" + urls.get(0) + ")";
 		connect.setCleanSession(options.get(CLEAN_SESSION));
 		connect.setConnectionTimeout(options.get(CONNECTION_TIMEOUT));
 		connect.setKeepAliveInterval(options.get(KEEP_ALIVE_INTERVAL));
@@ -195,35 +178,14 @@ final class MqttConnections {
 		}
 	}
 
-	/** The URLs of {@code --url}, each with its port (the scheme's default when it has none). */
-	static List<URI> urls(String text) {
-		List<URI> urls = new ArrayList<>();
-		for (String item : Connectors.commaList(text)) {
-			URI uri;
-			try {
-				uri = new URI(item);
-			}
-			catch (URISyntaxException ex) {
-				throw new IllegalArgumentException(item, ex);
-			}
-			String scheme = uri.getScheme();
-			if (!("tcp".equals(scheme) || "ssl".equals(scheme)) || uri.getHost() == null || uri.getUserInfo() != null
-					|| !(uri.getRawPath() == null || uri.getRawPath().isEmpty()) || uri.getRawQuery() != null
-					|| uri.getRawFragment() != null) {
-				throw new IllegalArgumentException(item);
-			}
-			urls.add(uri(scheme, uri.getHost(), (uri.getPort() == -1) ? ("ssl".equals(scheme) ? TLS_PORT : PORT)
-					: uri.getPort()));
-		}
-		return urls;
+	private static List<Address> literalAddresses(ModuleOptions options) {
+		return urls(options.get(URL)).stream()
+			.map(url -> new Address(url.getHost(), url.getPort(), "ssl".equals(url.getScheme())))
+			.toList();
 	}
 
-	private static URI uri(String scheme, String host, int port) {
-		try {
-			return new URI(scheme, null, host, port, null, null, null);
-		}
-		catch (URISyntaxException ex) {
-			throw new IllegalArgumentException(host, ex);
-		}
+	/** The URLs of {@code --url}, each with its port (the scheme's default when it has none). */
+	static List<URI> urls(String text) {
+		return ConnectorServer.urls(ModuleSupport.commaList(text), Map.of("tcp", PORT, "ssl", TLS_PORT));
 	}
 }

@@ -21,7 +21,7 @@ import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.IntegrationBeans;
 
 /**
  * The {@code mqtt} sink: publishes each payload to one MQTT topic with Spring Integration's Paho v3 handler: text in
@@ -98,7 +98,7 @@ public final class MqttSink implements Sink {
 						this.context.streamName(), target.shown(), failed.getCause());
 			}
 		});
-		created.setBeanFactory(Connectors.integrationBeanFactory());
+		created.setBeanFactory(IntegrationBeans.minimal());
 		created.afterPropertiesSet();
 		created.start();
 		this.handler = created;
@@ -132,7 +132,7 @@ public final class MqttSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, MqttSink::new, MqttConnections::check);
+			super(METADATA, MqttSink::new, MqttConnections.SERVER::check);
 		}
 	}
 }

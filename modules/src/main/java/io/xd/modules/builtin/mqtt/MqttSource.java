@@ -19,10 +19,12 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.IntegrationBeans;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The {@code mqtt} source: subscribes to MQTT topic filters (wildcards {@code +} and {@code #}) with Spring
@@ -43,16 +45,16 @@ public final class MqttSource implements Source {
 
 	static final ModuleOption<String> TOPICS = ModuleOption.ofString("topics")
 		.withDefault("xd.mqtt.test")
-		.withRule(text -> !Connectors.commaList(text).isEmpty()
-				&& Connectors.commaList(text).stream().allMatch(topic -> MqttConnections.isTopic(topic, true)),
+		.withRule(text -> !ModuleSupport.commaList(text).isEmpty()
+				&& ModuleSupport.commaList(text).stream().allMatch(topic -> MqttConnections.isTopic(topic, true)),
 				"be a comma-separated list of MQTT topic filters (+ for one level, # at the end for any levels)")
 		.withDescription("the topic filters to subscribe to, comma-separated; + matches one level, # (last) any "
 				+ "levels");
 
 	static final ModuleOption<String> QOS = ModuleOption.ofString("qos")
 		.withDefault("0")
-		.withRule(text -> !Connectors.commaList(text).isEmpty()
-				&& Connectors.commaList(text).stream().allMatch(qos -> qos.matches("[012]")),
+		.withRule(text -> !ModuleSupport.commaList(text).isEmpty()
+				&& ModuleSupport.commaList(text).stream().allMatch(qos -> qos.matches("[012]")),
 				"be 0, 1 or 2, or a comma-separated list of them, one per topic")
 		.withDescription("the quality of service to subscribe with: one for every topic, or one per topic");
 
@@ -82,8 +84,8 @@ public final class MqttSource implements Source {
 		ModuleOptions options = context.options();
 		String id = options.get(CLIENT_ID);
 		this.clientId = (id == null) ? "xd." + context.streamName() + "." + context.label() + ".src" : id;
-		this.topics = Connectors.commaList(options.get(TOPICS));
-		List<Integer> levels = Connectors.commaList(options.get(QOS)).stream().map(Integer::valueOf).toList();
+		this.topics = ModuleSupport.commaList(options.get(TOPICS));
+		List<Integer> levels = ModuleSupport.commaList(options.get(QOS)).stream().map(Integer::valueOf).toList();
 		this.qos = new int[this.topics.size()];
 		for (int i = 0; i < this.qos.length; i++) {
 			this.qos[i] = levels.get((levels.size() == 1) ? 0 : i);
@@ -97,13 +99,13 @@ public final class MqttSource implements Source {
 	}
 
 	static void check(ModuleOptions options, HostAccess access) {
-		int levels = Connectors.commaList(options.get(QOS)).size();
-		int topics = Connectors.commaList(options.get(TOPICS)).size();
+		int levels = ModuleSupport.commaList(options.get(QOS)).size();
+		int topics = ModuleSupport.commaList(options.get(TOPICS)).size();
 		if (levels != 1 && levels != topics) {
-			throw Connectors.refused("mqtt", "option 'qos' gives " + levels + " levels for " + topics
-					+ " topics: give one for all, or one per topic");
+			throw new ModuleOptionException("mqtt", List.of("option 'qos' gives " + levels + " levels for " + topics
+					+ " topics: give one for all, or one per topic"));
 		}
-		MqttConnections.check(options, access);
+		MqttConnections.SERVER.check(options, access);
 	}
 
 	@Override
@@ -132,7 +134,7 @@ public final class MqttSource implements Source {
 						this.context.streamName(), target.shown(), failed.getCause());
 			}
 		});
-		created.setBeanFactory(Connectors.integrationBeanFactory());
+		created.setBeanFactory(IntegrationBeans.minimal());
 		created.afterPropertiesSet();
 		created.start();
 		// the adapter may subscribe on Paho's thread: started means subscribed, so nothing sent after is missed

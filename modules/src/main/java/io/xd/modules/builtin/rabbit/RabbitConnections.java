@@ -1,22 +1,22 @@
 package io.xd.modules.builtin.rabbit;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Map;
 
 import javax.net.ssl.SSLContext;
 
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 
-import io.xd.modules.Connection;
-import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleOptions;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.Address;
+import io.xd.modules.builtin.ConnectorServer.DefaultPort;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The connection options the {@code rabbit} source and sink share, Spring XD's names: a declared connection
@@ -34,7 +34,8 @@ final class RabbitConnections {
 
 	private static final int TLS_PORT = 5671;
 
-	static final ModuleOption<String> CONNECTION = Connectors.connectionOption("rabbit", "addresses");
+	static final ModuleOption<String> CONNECTION = ConnectorServer.connectionOption("rabbit",
+			"host, port, username, password, tls", "addresses");
 
 	static final ModuleOption<String> ADDRESSES = ModuleOption.ofString("addresses")
 		.withRule(RabbitConnections::isAddressList, "be host[:port][,host[:port]...]")
@@ -49,7 +50,7 @@ final class RabbitConnections {
 		.withDefault("guest")
 		.withDescription("the user, with addresses, who logs in with RabbitMQ's default password guest");
 
-	static final ModuleOption<String> PASSWORD = Connectors.passwordOption();
+	static final ModuleOption<String> PASSWORD = ConnectorServer.passwordOption();
 
 	static final ModuleOption<Boolean> USE_SSL = ModuleOption.ofBoolean("useSSL")
 		.withDefault(false)
@@ -58,28 +59,13 @@ final class RabbitConnections {
 
 	static final List<ModuleOption<?>> OPTIONS = List.of(CONNECTION, ADDRESSES, VHOST, USERNAME, PASSWORD, USE_SSL);
 
+	/** A declared connection, or addresses of allowed hosts with their own user and virtual host, never a password. */
+	static final ServerOptions SERVER = ConnectorServer
+		.hostList("rabbit", CONNECTION, ADDRESSES, RabbitConnections::literalAddresses, DefaultPort.of(PORT, TLS_PORT))
+		.refusing("xd.connections.<name>.host, .port, .username, .password", PASSWORD)
+		.withLiteralOnly(VHOST, USERNAME, USE_SSL);
+
 	private RabbitConnections() {
-	}
-
-	/**
-	 * Checks what a definition's connection options reach: a declared connection, or addresses of allowed hosts, and
-	 * never a password.
-	 */
-	static void check(String module, ModuleOptions options, HostAccess access) {
-		if (literal(module, options)) {
-			boolean tls = options.get(USE_SSL);
-			for (URI address : addresses(options.get(ADDRESSES), tls)) {
-				access.checkConnectHost(ADDRESSES.name(), address.getHost(), address.getPort());
-			}
-		}
-		else {
-			Connectors.connection(access, options, CONNECTION);
-		}
-	}
-
-	private static boolean literal(String module, ModuleOptions options) {
-		return Connectors.usesLiteralHost(module, options, CONNECTION, PASSWORD, ADDRESSES,
-				List.of(VHOST, USERNAME, USE_SSL));
 	}
 
 	/**
@@ -88,42 +74,31 @@ final class RabbitConnections {
 	 */
 	static Target connect(String module, ModuleContext context) {
 		ModuleOptions options = context.options();
-		check(module, options, context.hostAccess());
+		ConnectorServer server = SERVER.resolve(options, context.hostAccess());
 		com.rabbitmq.client.ConnectionFactory rabbit = new com.rabbitmq.client.ConnectionFactory();
 		rabbit.setConnectionTimeout(10_000);
 		rabbit.setMaxInboundMessageBodySize(MAX_MESSAGE_BYTES);
 		CachingConnectionFactory factory = new CachingConnectionFactory(rabbit);
-		String shown;
-		boolean tls;
-		if (literal(module, options)) {
-			tls = options.get(USE_SSL);
-			List<URI> addresses = addresses(options.get(ADDRESSES), tls);
-			String list = addresses.stream().map(address -> address.getHost() + ":" + address.getPort())
-				.collect(Collectors.joining(","));
-			factory.setAddresses(list);
+		String vhost;
+		if (server.isLiteral()) {
+			factory.setAddresses(String.join(",", server.addresses().stream().map(Address::toString).toList()));
 			factory.setUsername(options.get(USERNAME));
 			factory.setPassword("guest");
-			factory.setVirtualHost(options.get(VHOST));
-			shown = list + " (vhost " + options.get(VHOST) + ")";
+			vhost = options.get(VHOST);
 		}
 		else {
-			Connection connection = Connectors.connection(context.hostAccess(), options, CONNECTION);
-			tls = connection.tls();
-			int port = connection.portOr(tls ? TLS_PORT : PORT);
-			factory.setHost(connection.host());
-			factory.setPort(port);
-			if (connection.username() != null) {
-				factory.setUsername(connection.username());
+			factory.setHost(server.host());
+			factory.setPort(server.port());
+			if (server.username() != null) {
+				factory.setUsername(server.username());
 			}
-			if (connection.password() != null) {
-				factory.setPassword(connection.password());
+			if (server.password() != null) {
+				factory.setPassword(server.password());
 			}
-			String vhost = connection.property("virtual-host", "/");
-			factory.setVirtualHost(vhost);
-			shown = "connection '" + options.get(CONNECTION) + "' (" + connection.host() + ":" + port + ", vhost "
-					+ vhost + ")";
+			vhost = server.connection().property("virtual-host", "/");
 		}
-		if (tls) {
+		factory.setVirtualHost(vhost);
+		if (server.tls()) {
 			try {
 				rabbit.useSslProtocol(SSLContext.getDefault());
 			}
@@ -133,7 +108,7 @@ final class RabbitConnections {
 			rabbit.enableHostnameVerification();
 		}
 		factory.setConnectionNameStrategy(ignored -> context.threadName(module));
-		return new Target(factory, shown);
+		return new Target(factory, server.shown() + ", vhost " + vhost);
 	}
 
 	/** A connection factory and how to name its server in messages (never with a password). */
@@ -149,29 +124,16 @@ final class RabbitConnections {
 		}
 	}
 
+	private static List<Address> literalAddresses(ModuleOptions options) {
+		boolean tls = options.get(USE_SSL);
+		return addresses(options.get(ADDRESSES), tls).stream()
+			.map(address -> new Address(address.getHost(), address.getPort(), tls))
+			.toList();
+	}
+
 	/** The addresses of {@code --addresses}, each with its port (the default one when it has none). */
 	static List<URI> addresses(String text, boolean tls) {
-		List<URI> addresses = new ArrayList<>();
-		for (String item : Connectors.commaList(text)) {
-			URI uri;
-			try {
-				uri = new URI("amqp://" + item);
-			}
-			catch (URISyntaxException ex) {
-				throw new IllegalArgumentException(item, ex);
-			}
-			if (uri.getHost() == null || uri.getUserInfo() != null || !uri.getRawPath().isEmpty()
-					|| uri.getRawQuery() != null || uri.getRawFragment() != null) {
-				throw new IllegalArgumentException(item);
-			}
-			int port = (uri.getPort() == -1) ? (tls ? TLS_PORT : PORT) : uri.getPort();
-			try {
-				addresses.add(new URI("amqp", null, uri.getHost(), port, null, null, null));
-			}
-			catch (URISyntaxException ex) {
-				throw new IllegalArgumentException(item, ex);
-			}
-		}
-		return addresses;
+		return ConnectorServer.urls(ModuleSupport.commaList(text).stream().map(item -> "amqp://" + item).toList(),
+				Map.of("amqp", tls ? TLS_PORT : PORT));
 	}
 }

@@ -24,10 +24,11 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.ModuleSupport;
 import io.xd.modules.expression.SafeExpression;
 
 /**
@@ -101,7 +102,7 @@ public final class RabbitSink implements Sink {
 		this.deliveryMode = MessageDeliveryMode.valueOf(options.get(DELIVERY_MODE));
 		this.headerMapper = DefaultAmqpHeaderMapper.outboundMapper();
 		this.headerMapper.setRequestHeaderNames(
-				Connectors.commaList(options.get(MAPPED_REQUEST_HEADERS)).toArray(String[]::new));
+				ModuleSupport.commaList(options.get(MAPPED_REQUEST_HEADERS)).toArray(String[]::new));
 	}
 
 	private static List<ModuleOption<?>> options() {
@@ -121,10 +122,10 @@ public final class RabbitSink implements Sink {
 
 	static void check(ModuleOptions options, HostAccess access) {
 		if (options.get(ROUTING_KEY) != null && options.get(ROUTING_KEY_EXPRESSION) != null) {
-			throw Connectors.refused("rabbit", "options 'routingKey' and 'routingKeyExpression' are refused together: "
-					+ "give one of them");
+			throw new ModuleOptionException("rabbit", List.of("options 'routingKey' and 'routingKeyExpression' are "
+					+ "refused together: give one of them"));
 		}
-		RabbitConnections.check("rabbit", options, access);
+		RabbitConnections.SERVER.check(options, access);
 	}
 
 	@Override
@@ -141,7 +142,7 @@ public final class RabbitSink implements Sink {
 		catch (AmqpException | IOException | TimeoutException ex) {
 			created.destroy();
 			throw new IllegalStateException("The rabbit sink cannot publish to exchange '" + this.exchange + "' on "
-					+ target.shown() + ": " + Connectors.reason(ex), ex);
+					+ target.shown() + ": " + ModuleSupport.reason(ex), ex);
 		}
 		this.shown = target.shown();
 		this.factory = created;
@@ -181,7 +182,7 @@ public final class RabbitSink implements Sink {
 		}
 		catch (AmqpException ex) {
 			throw new MessagingException(message, "The rabbit sink could not publish to exchange '" + this.exchange
-					+ "' with routing key '" + key + "' on " + this.shown + ": " + Connectors.reason(ex), ex);
+					+ "' with routing key '" + key + "' on " + this.shown + ": " + ModuleSupport.reason(ex), ex);
 		}
 	}
 

@@ -29,10 +29,12 @@ import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Source;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.IntegrationBeans;
+import io.xd.modules.builtin.ModuleSupport;
 
 /**
  * The {@code rabbit} source: consumes RabbitMQ queues, which must exist, with Spring AMQP's listener container and
@@ -47,8 +49,8 @@ import io.xd.modules.builtin.Connectors;
 public final class RabbitSource implements Source {
 
 	static final ModuleOption<String> QUEUES = ModuleOption.ofString("queues")
-		.withRule(text -> !Connectors.commaList(text).isEmpty()
-				&& Connectors.commaList(text).stream().allMatch(queue -> queue.length() <= 255),
+		.withRule(text -> !ModuleSupport.commaList(text).isEmpty()
+				&& ModuleSupport.commaList(text).stream().allMatch(queue -> queue.length() <= 255),
 				"be a comma-separated list of queue names of at most 255 characters")
 		.withDescription("the queues to consume, comma-separated, which must exist; defaults to the stream name");
 
@@ -111,7 +113,7 @@ public final class RabbitSource implements Source {
 	public RabbitSource(ModuleContext context) {
 		this.context = context;
 		String given = context.options().get(QUEUES);
-		this.queues = (given == null) ? List.of(context.streamName()) : Connectors.commaList(given);
+		this.queues = (given == null) ? List.of(context.streamName()) : ModuleSupport.commaList(given);
 	}
 
 	private static List<ModuleOption<?>> options() {
@@ -123,10 +125,10 @@ public final class RabbitSource implements Source {
 
 	static void check(ModuleOptions options, HostAccess access) {
 		if (options.get(TRANSACTED) && options.get(ACK_MODE).equals("NONE")) {
-			throw Connectors.refused("rabbit", "option 'transacted' needs ackMode AUTO: with NONE there is nothing to "
-					+ "acknowledge in a transaction");
+			throw new ModuleOptionException("rabbit", List.of("option 'transacted' needs ackMode AUTO: with NONE "
+					+ "there is nothing to acknowledge in a transaction"));
 		}
-		RabbitConnections.check("rabbit", options, access);
+		RabbitConnections.SERVER.check(options, access);
 	}
 
 	@Override
@@ -156,9 +158,9 @@ public final class RabbitSource implements Source {
 					(org.springframework.amqp.core.MessageListenerContainer) container);
 			created.setMessageConverter(new Payloads());
 			created.setHeaderMapper(new SimpleValueHeaderMapper(
-					Connectors.commaList(options.get(MAPPED_REQUEST_HEADERS)).toArray(String[]::new)));
+					ModuleSupport.commaList(options.get(MAPPED_REQUEST_HEADERS)).toArray(String[]::new)));
 			created.setOutputChannel(output);
-			created.setBeanFactory(Connectors.integrationBeanFactory());
+			created.setBeanFactory(IntegrationBeans.minimal());
 			created.afterPropertiesSet();
 			created.start();
 			this.adapter = created;
@@ -187,7 +189,7 @@ public final class RabbitSource implements Source {
 		catch (AmqpException | IOException | java.util.concurrent.TimeoutException ex) {
 			String what = (current == null) ? "connect to " + target.shown()
 					: "consume queue '" + current + "' on " + target.shown();
-			throw new IllegalStateException("The rabbit source cannot " + what + ": " + Connectors.reason(ex), ex);
+			throw new IllegalStateException("The rabbit source cannot " + what + ": " + ModuleSupport.reason(ex), ex);
 		}
 	}
 

@@ -18,15 +18,18 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessagingException;
 
 import io.xd.modules.AbstractModuleProvider;
-import io.xd.modules.Connection;
 import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
+import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
-import io.xd.modules.builtin.Connectors;
+import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.DefaultPort;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
+import io.xd.modules.builtin.ModuleSupport;
 import io.xd.modules.expression.SafeExpression;
 
 /**
@@ -74,19 +77,15 @@ public final class RedisSink implements Sink {
 		.withDefault("LIST")
 		.withDescription("with key: LIST appends (RPUSH), SET adds (SADD), ZSET adds with a score (ZADD)");
 
-	static final ModuleOption<String> CONNECTION = Connectors.connectionOption("redis", "hostname");
+	static final ModuleOption<String> CONNECTION = ConnectorServer.connectionOption("redis",
+			"host, port, username, password, tls", "hostname");
 
-	static final ModuleOption<String> HOSTNAME = ModuleOption.ofString("hostname")
-		.withDescription("the Redis server's host, allowed for the operator's xd.modules.connect.allowed-hosts only, "
-				+ "without a password; prefer connection");
+	static final ModuleOption<String> HOSTNAME = ConnectorServer.hostOption("hostname", "a password");
 
-	static final ModuleOption<Integer> PORT_OPTION = ModuleOption.ofInt("port")
-		.withDefault(PORT)
-		.withMin(1)
-		.withMax(65535)
-		.withDescription("the Redis server's port, with hostname");
+	static final ModuleOption<Integer> PORT_OPTION = ConnectorServer.portOption("hostname", Integer.toString(PORT))
+		.withDefault(PORT);
 
-	static final ModuleOption<String> PASSWORD = Connectors.passwordOption();
+	static final ModuleOption<String> PASSWORD = ConnectorServer.passwordOption();
 
 	static final ModuleOption<Integer> DATABASE = ModuleOption.ofInt("database")
 		.withDefault(0)
@@ -100,6 +99,11 @@ public final class RedisSink implements Sink {
 			"Pushes each payload onto a Redis list, adds it to a set or sorted set, or publishes it on a channel",
 			List.of(QUEUE, QUEUE_EXPRESSION, KEY, KEY_EXPRESSION, TOPIC, TOPIC_EXPRESSION, COLLECTION_TYPE, CONNECTION,
 					HOSTNAME, PORT_OPTION, PASSWORD, DATABASE));
+
+	/** A declared connection, or an allowed host reached without a password. */
+	static final ServerOptions SERVER = ConnectorServer
+		.singleHost("redis", CONNECTION, HOSTNAME, PORT_OPTION, DefaultPort.of(PORT))
+		.refusing("xd.connections.<name>.host, .port, .username, .password", PASSWORD);
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisSink.class);
 
@@ -143,55 +147,47 @@ public final class RedisSink implements Sink {
 	private static ModuleOption<?> destination(ModuleOptions options) {
 		List<ModuleOption<?>> given = DESTINATIONS.stream().filter(option -> options.get(option) != null).toList();
 		if (given.size() != 1) {
-			throw Connectors.refused("redis", "give exactly one of the options queue, queueExpression, key, "
-					+ "keyExpression, topic, topicExpression" + (given.isEmpty() ? ""
-							: " (given: " + String.join(", ", given.stream().map(ModuleOption::name).toList()) + ")"));
+			throw new ModuleOptionException("redis", List.of("give exactly one of the options queue, queueExpression, "
+					+ "key, keyExpression, topic, topicExpression" + (given.isEmpty() ? ""
+							: " (given: " + String.join(", ", given.stream().map(ModuleOption::name).toList()) + ")")));
 		}
 		return given.get(0);
 	}
 
 	static void check(ModuleOptions options, HostAccess access) {
+		server(options, access);
+	}
+
+	/** Checks a definition's options, and resolves the server they name. */
+	private static ConnectorServer server(ModuleOptions options, HostAccess access) {
 		ModuleOption<?> destination = destination(options);
 		if (options.isGiven(COLLECTION_TYPE) && destination != KEY && destination != KEY_EXPRESSION) {
-			throw Connectors.refused("redis", "option 'collectionType' goes with key or keyExpression only");
+			throw new ModuleOptionException("redis", List.of("option 'collectionType' goes with key or keyExpression "
+					+ "only"));
 		}
-		if (Connectors.usesLiteralHost("redis", options, CONNECTION, PASSWORD, HOSTNAME, List.of(PORT_OPTION))) {
-			access.checkConnectHost(HOSTNAME.name(), options.get(HOSTNAME), options.get(PORT_OPTION));
-		}
-		else {
-			Connectors.connection(access, options, CONNECTION);
-		}
+		return SERVER.resolve(options, access);
 	}
 
 	@Override
 	public synchronized void start() {
 		ModuleOptions options = this.context.options();
-		check(options, this.context.hostAccess());
+		ConnectorServer target = server(options, this.context.hostAccess());
 		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration();
 		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
 			.commandTimeout(Duration.ofSeconds(10))
 			.clientName(this.context.threadName("redis"));
-		if (options.isGiven(HOSTNAME)) {
-			server.setHostName(options.get(HOSTNAME));
-			server.setPort(options.get(PORT_OPTION));
-			this.shown = options.get(HOSTNAME) + ":" + options.get(PORT_OPTION);
+		server.setHostName(target.host());
+		server.setPort(target.port());
+		if (target.username() != null) {
+			server.setUsername(target.username());
 		}
-		else {
-			Connection connection = Connectors.connection(this.context.hostAccess(), options, CONNECTION);
-			server.setHostName(connection.host());
-			server.setPort(connection.portOr(PORT));
-			if (connection.username() != null) {
-				server.setUsername(connection.username());
-			}
-			if (connection.password() != null) {
-				server.setPassword(RedisPassword.of(connection.password()));
-			}
-			if (connection.tls()) {
-				client.useSsl();
-			}
-			this.shown = "connection '" + options.get(CONNECTION) + "' (" + connection.host() + ":"
-					+ connection.portOr(PORT) + ")";
+		if (target.password() != null) {
+			server.setPassword(RedisPassword.of(target.password()));
 		}
+		if (target.tls()) {
+			client.useSsl();
+		}
+		this.shown = target.shown();
 		server.setDatabase(options.get(DATABASE));
 		LettuceConnectionFactory created = new LettuceConnectionFactory(server, client.build());
 		created.afterPropertiesSet();
@@ -207,7 +203,7 @@ public final class RedisSink implements Sink {
 		}
 		catch (DataAccessException ex) {
 			created.destroy();
-			throw new IllegalStateException("The redis sink cannot use " + this.shown + ": " + Connectors.reason(ex), ex);
+			throw new IllegalStateException("The redis sink cannot use " + this.shown + ": " + ModuleSupport.reason(ex), ex);
 		}
 		this.factory = created;
 		this.template = redis;
@@ -235,7 +231,7 @@ public final class RedisSink implements Sink {
 		}
 		catch (DataAccessException ex) {
 			throw new MessagingException(message, "The redis sink could not write to '" + target + "' on " + this.shown
-					+ ": " + Connectors.reason(ex), ex);
+					+ ": " + ModuleSupport.reason(ex), ex);
 		}
 	}
 

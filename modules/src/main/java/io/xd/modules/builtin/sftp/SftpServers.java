@@ -15,6 +15,8 @@ import io.xd.modules.ModuleOption;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.DefaultPort;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
 
 /**
  * What the {@code sftp} source and sink share: their server options, the SFTP session factory of a server, and the
@@ -46,27 +48,19 @@ final class SftpServers {
 
 	static final String ALLOW_UNKNOWN_KEYS_PROPERTY = "allow-unknown-keys";
 
-	static final ModuleOption<String> CONNECTION = ModuleOption.ofString("connection")
-		.withDefault("sftp")
-		.withDescription("the name of an SFTP server the operator declared (xd.connections.<name>: host, port, "
-				+ "username, password, properties.known-hosts, properties.private-key)");
+	static final ModuleOption<String> CONNECTION = ConnectorServer.connectionOption("sftp",
+			"host, port, username, password, properties.known-hosts, properties.private-key", "host");
 
-	static final ModuleOption<String> HOST = ModuleOption.ofString("host")
-		.withDescription("instead of a connection, a host of the operator's xd.modules.connect.allowed-hosts, "
-				+ "reached without a password or key");
+	static final ModuleOption<String> HOST = ConnectorServer.hostOption("host", "a password or key");
 
-	static final ModuleOption<Integer> PORT = ModuleOption.ofInt("port")
-		.withMin(1)
-		.withMax(65535)
-		.withDescription("the port of host (22 when not given); a connection gives its own");
+	static final ModuleOption<Integer> PORT = ConnectorServer.portOption("host", "22");
 
 	static final ModuleOption<String> USER = ModuleOption.ofString("user")
 		.withRule(user -> !user.isEmpty() && user.length() <= 256 && user.chars().noneMatch(Character::isISOControl),
 				"be a user name without control characters")
 		.withDescription("the user with host; a connection names its own");
 
-	static final ModuleOption<String> PASSWORD = ModuleOption.ofString("password")
-		.withDescription("not accepted: a definition carries no password (xd.connections.<name>.password)");
+	static final ModuleOption<String> PASSWORD = ConnectorServer.passwordOption();
 
 	static final ModuleOption<String> PRIVATE_KEY = ModuleOption.ofString("privateKey")
 		.withSecret()
@@ -86,6 +80,12 @@ final class SftpServers {
 	static final List<ModuleOption<?>> OPTIONS = List.of(CONNECTION, HOST, PORT, USER, PASSWORD, PRIVATE_KEY,
 			PASS_PHRASE, ALLOW_UNKNOWN_KEYS);
 
+	/** A declared connection, or an allowed host with its own user, reached without a password or key. */
+	static final ServerOptions SERVER = ConnectorServer.singleHost("sftp", CONNECTION, HOST, PORT, DefaultPort.of(22))
+		.refusing("xd.connections.<name>.username, .password, .properties.private-key", PASSWORD, PRIVATE_KEY,
+				PASS_PHRASE)
+		.withLiteralOnly(USER);
+
 	private SftpServers() {
 	}
 
@@ -95,18 +95,12 @@ final class SftpServers {
 	 * connection, a host the operator does not allow, or a user given with a connection
 	 */
 	static ConnectorServer server(ModuleOptions options, HostAccess access) {
-		ConnectorServer.refuseCredentials("sftp", options, "xd.connections.<name>.username, .password, "
-				+ ".properties.private-key", List.of(PASSWORD, PRIVATE_KEY, PASS_PHRASE));
 		if (options.get(ALLOW_UNKNOWN_KEYS)) {
 			throw new ModuleOptionException("sftp", List.of("option 'allowUnknownKeys' is refused: a definition "
 					+ "cannot accept unknown host keys; the operator declares the server's key in a known-hosts file "
 					+ "(xd.connections.<name>.properties.known-hosts)"));
 		}
-		if (options.get(USER) != null && options.get(HOST) == null) {
-			throw new ModuleOptionException("sftp", List.of("option 'user' is refused with a connection: the "
-					+ "connection names the user (xd.connections.<name>.username)"));
-		}
-		return ConnectorServer.resolve("sftp", options, access, CONNECTION, HOST, PORT, 22);
+		return SERVER.resolve(options, access);
 	}
 
 	/** A pool of SFTP sessions to the server, checking its host key as the connection says. */
@@ -114,7 +108,7 @@ final class SftpServers {
 		Map<String, String> properties = server.properties();
 		DefaultSftpSessionFactory factory = new DefaultSftpSessionFactory(false);
 		factory.setHost(server.host());
-		factory.setPort(server.portOr(22));
+		factory.setPort(server.port());
 		factory.setUser((server.username() != null) ? server.username() : options.get(USER));
 		factory.setTimeout(TIMEOUT_MILLIS);
 		String privateKey = properties.get(PRIVATE_KEY_PROPERTY);

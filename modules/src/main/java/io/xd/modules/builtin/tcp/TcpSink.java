@@ -22,15 +22,14 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageDeliveryException;
 
 import io.xd.modules.AbstractModuleProvider;
-import io.xd.modules.Connection;
-import io.xd.modules.HostAccess;
 import io.xd.modules.ModuleContext;
 import io.xd.modules.ModuleMetadata;
 import io.xd.modules.ModuleOption;
-import io.xd.modules.ModuleOptionException;
 import io.xd.modules.ModuleOptions;
 import io.xd.modules.ModuleType;
 import io.xd.modules.Sink;
+import io.xd.modules.builtin.ConnectorServer;
+import io.xd.modules.builtin.ConnectorServer.ServerOptions;
 import io.xd.modules.builtin.ModuleSupport;
 
 /**
@@ -47,20 +46,13 @@ import io.xd.modules.builtin.ModuleSupport;
  */
 public final class TcpSink implements Sink {
 
-	static final ModuleOption<String> HOST = ModuleOption.ofString("host")
-		.withDefault("localhost")
-		.withDescription("the server's host: one of the operator's xd.modules.connect.allowed-hosts; not with "
-				+ "connection");
+	static final ModuleOption<String> HOST = ConnectorServer.hostOption("host", "credentials or TLS")
+		.withDefault("localhost");
 
-	static final ModuleOption<Integer> PORT = ModuleOption.ofInt("port")
-		.withDefault(1234)
-		.withMin(1)
-		.withMax(65535)
-		.withDescription("the server's port; not with connection");
+	static final ModuleOption<Integer> PORT = ConnectorServer.portOption("host", "1234").withDefault(1234);
 
-	static final ModuleOption<String> CONNECTION = ModuleOption.ofString("connection")
-		.withDescription("the name of a server the operator declared (xd.connections.<name>), instead of host and "
-				+ "port");
+	static final ModuleOption<String> CONNECTION = ConnectorServer.connectionOption(null, "host, port, tls",
+			"host and port");
 
 	static final ModuleOption<String> ENCODER = TcpFraming.option("encoder", "how each message is framed");
 
@@ -88,15 +80,15 @@ public final class TcpSink implements Sink {
 			"Sends each payload as a framed message over TCP",
 			List.of(HOST, PORT, CONNECTION, ENCODER, CLOSE, CHARSET, BUFFER_SIZE, SOCKET_TIMEOUT));
 
+	/** An allowed host (localhost:1234 by default), or a declared connection, reached with its TLS flag. */
+	static final ServerOptions SERVER = ConnectorServer.singleHost("tcp", CONNECTION, HOST, PORT,
+			(options, tls) -> options.get(PORT));
+
 	private static final Logger logger = LoggerFactory.getLogger(TcpSink.class);
 
 	private final ModuleContext context;
 
-	private final Connection connection;
-
-	private final String host;
-
-	private final int port;
+	private final ConnectorServer server;
 
 	private final AbstractByteArraySerializer encoder;
 
@@ -117,17 +109,7 @@ public final class TcpSink implements Sink {
 	TcpSink(ModuleContext context) {
 		this.context = context;
 		ModuleOptions options = context.options();
-		String connectionName = options.get(CONNECTION);
-		if (connectionName != null) {
-			this.connection = context.hostAccess().connection(CONNECTION.name(), connectionName);
-			this.host = this.connection.host();
-			this.port = this.connection.portOr(options.get(PORT));
-		}
-		else {
-			this.connection = null;
-			this.host = options.get(HOST);
-			this.port = options.get(PORT);
-		}
+		this.server = SERVER.resolve(options, context.hostAccess());
 		this.bufferSize = options.get(BUFFER_SIZE);
 		this.encoder = TcpFraming.codec(options.get(ENCODER), this.bufferSize);
 		this.close = options.get(CLOSE) || "RAW".equals(options.get(ENCODER));
@@ -154,8 +136,8 @@ public final class TcpSink implements Sink {
 		}
 		catch (IOException | RuntimeException ex) {
 			disconnect();
-			throw new MessageDeliveryException(message, "tcp sink could not send to " + this.host + ":" + this.port
-					+ ": " + ex.getMessage(), ex);
+			throw new MessageDeliveryException(message, "tcp sink could not send to " + this.server.host() + ":"
+					+ this.server.port() + ": " + ex.getMessage(), ex);
 		}
 		if (this.close) {
 			disconnect();
@@ -171,12 +153,15 @@ public final class TcpSink implements Sink {
 
 	/** Connects to the first address the host resolves to, checked now unless it is a declared connection's. */
 	private void connect() throws IOException {
-		InetAddress address = (this.connection != null) ? InetAddress.getByName(this.host)
-				: this.context.hostAccess().checkConnectHost(HOST.name(), this.host, this.port).get(0);
+		String host = this.server.host();
+		int port = this.server.port();
+		InetAddress address = this.server.isLiteral()
+				? this.context.hostAccess().checkConnectHost(this.server.hostOption(), host, port).get(0)
+				: InetAddress.getByName(host);
 		Socket plain = new Socket();
 		try {
-			plain.connect(new InetSocketAddress(address, this.port), this.socketTimeout);
-			Socket connected = (this.connection != null && this.connection.tls()) ? tls(plain) : plain;
+			plain.connect(new InetSocketAddress(address, port), this.socketTimeout);
+			Socket connected = this.server.tls() ? tls(plain) : plain;
 			this.out = new BufferedOutputStream(connected.getOutputStream(), Math.min(this.bufferSize + 8, 65536));
 			this.socket = connected;
 			this.closedByPeer = false;
@@ -186,7 +171,7 @@ public final class TcpSink implements Sink {
 			plain.close();
 			throw ex;
 		}
-		logger.debug("Stream '{}': tcp sink connected to {}:{}", this.context.streamName(), this.host, this.port);
+		logger.debug("Stream '{}': tcp sink connected to {}:{}", this.context.streamName(), host, port);
 	}
 
 	/**
@@ -217,8 +202,8 @@ public final class TcpSink implements Sink {
 
 	/** TLS over the connected socket, with the JVM's trust store, checking that the certificate names the host. */
 	private SSLSocket tls(Socket plain) throws IOException {
-		SSLSocket socket = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain, this.host,
-				this.port, true);
+		SSLSocket socket = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain,
+				this.server.host(), this.server.port(), true);
 		SSLParameters parameters = socket.getSSLParameters();
 		parameters.setEndpointIdentificationAlgorithm("HTTPS");
 		socket.setSSLParameters(parameters);
@@ -251,21 +236,7 @@ public final class TcpSink implements Sink {
 	public static final class Provider extends AbstractModuleProvider {
 
 		public Provider() {
-			super(METADATA, TcpSink::new);
-		}
-
-		@Override
-		public void checkAccess(ModuleOptions options, HostAccess access) {
-			if (options.get(CONNECTION) != null) {
-				if (options.isGiven(HOST) || options.isGiven(PORT)) {
-					throw new ModuleOptionException("tcp", List.of("options 'host' and 'port' are refused with "
-							+ "'connection': the connection says where"));
-				}
-				access.connection(CONNECTION.name(), options.get(CONNECTION));
-			}
-			else {
-				access.checkConnectHost(HOST.name(), options.get(HOST), options.get(PORT));
-			}
+			super(METADATA, TcpSink::new, SERVER::check);
 		}
 	}
 }

@@ -137,7 +137,11 @@ class TcpSinkTests {
 			.withMessageContaining("xd.modules.connect.allowed-hosts");
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> sink("connection", "receiver"))
-			.withMessageContaining("'host' and 'port' are refused with 'connection'");
+			.withMessageContaining("options 'connection' and 'host' are refused together");
+		assertThatExceptionOfType(ModuleOptionException.class)
+			.isThrownBy(() -> ModuleTestDriver.of(new TcpSink.Provider(), Map.of("connection", "receiver", "port", "1"),
+					this.dir, access()))
+			.withMessageContaining("option 'port' is refused with a connection");
 		assertThatExceptionOfType(ModuleOptionException.class)
 			.isThrownBy(() -> ModuleTestDriver.of(new TcpSink.Provider(), Map.of("connection", "nope"), this.dir,
 					access()))
