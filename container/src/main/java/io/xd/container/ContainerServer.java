@@ -24,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.xd.container.ModuleRunner.RunningModule;
+import io.xd.core.cluster.Allocation;
 import io.xd.core.cluster.ClusterJson;
 import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
@@ -38,6 +39,12 @@ import io.xd.core.cluster.ModuleStatus;
  * appear; allocations that already exist when the container starts (after a restart) are deployed last module
  * first, so that every consumer is bound before its producer starts. {@link #close()} stops the modules first
  * module first, so producers stop before their consumers.
+ * <p>
+ * A module runs only on an allocation written for the container's current registration (its ZooKeeper session, see
+ * {@link Allocation}). When the session is lost, the container stops every module before anything else and, under
+ * its new session, registers again without taking up what is still allocated under its id: the leader drops those
+ * allocations and allocates the modules afresh, so a module the leader has meanwhile moved to another container
+ * never starts here again.
  */
 public final class ContainerServer implements AutoCloseable {
 
@@ -51,8 +58,11 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final ExecutorService worker;
 
-	/** Whether the modules were stopped because the session was lost, and must be taken up again on return. */
-	private boolean sessionLost;
+	/**
+	 * The ZooKeeper session that owns this container's registration node; 0 from the moment the session is known to
+	 * be lost until the container has registered again. Only allocations written for it are deployed.
+	 */
+	private volatile long registration;
 
 	private final ScheduledExecutorService rates;
 
@@ -62,7 +72,7 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final Map<String, ModuleStatus> statuses = new LinkedHashMap<>();
 
-	private final List<ModuleDeployment> initial = new ArrayList<>();
+	private final List<Allocation> initial = new ArrayList<>();
 
 	private CuratorCache allocations;
 
@@ -107,6 +117,8 @@ public final class ContainerServer implements AutoCloseable {
 		}
 		this.client.getConnectionStateListenable().addListener((curator, state) -> {
 			if (state == ConnectionState.LOST) {
+				// refuse every allocation from now on, even one whose deployment is already queued
+				this.registration = 0;
 				this.worker.execute(this::stopAfterSessionLoss);
 			}
 			else if (state == ConnectionState.RECONNECTED) {
@@ -117,6 +129,8 @@ public final class ContainerServer implements AutoCloseable {
 		this.allocations.listenable()
 			.addListener(CuratorCacheListener.builder()
 				.forCreates(node -> onAllocated(allocationsPath, node))
+				// a node dropped and written again for a new registration may be seen as changed after a reconnection
+				.forChanges((before, after) -> onAllocated(allocationsPath, after))
 				.forDeletes(node -> onRemoved(allocationsPath, node))
 				.forInitialized(this::onInitialized)
 				.build());
@@ -142,26 +156,26 @@ public final class ContainerServer implements AutoCloseable {
 		if (!isChild(root, node)) {
 			return;
 		}
-		ModuleDeployment deployment = ClusterJson.read(node.getData(), ModuleDeployment.class);
+		Allocation allocation = Allocation.of(node.getData());
 		synchronized (this.initial) {
 			if (!this.initialized) {
-				this.initial.add(deployment);
+				this.initial.add(allocation);
 				return;
 			}
 		}
-		this.worker.execute(() -> deploy(deployment));
+		this.worker.execute(() -> deploy(allocation));
 	}
 
 	private void onInitialized() {
-		List<ModuleDeployment> existing;
+		List<Allocation> existing;
 		synchronized (this.initial) {
 			this.initialized = true;
 			existing = new ArrayList<>(this.initial);
 			this.initial.clear();
 		}
-		existing.sort(Comparator.comparing(ModuleDeployment::stream)
-			.thenComparing(Comparator.comparingInt(ModuleDeployment::index).reversed()));
-		existing.forEach(deployment -> this.worker.execute(() -> deploy(deployment)));
+		existing.sort(Comparator.comparing((Allocation allocation) -> allocation.module().stream())
+			.thenComparing(Comparator.comparingInt((Allocation allocation) -> allocation.module().index()).reversed()));
+		existing.forEach(allocation -> this.worker.execute(() -> deploy(allocation)));
 	}
 
 	private void onRemoved(String root, ChildData node) {
@@ -172,8 +186,18 @@ public final class ContainerServer implements AutoCloseable {
 		this.worker.execute(() -> undeploy(moduleId));
 	}
 
-	private void deploy(ModuleDeployment deployment) {
+	private void deploy(Allocation allocation) {
+		ModuleDeployment deployment = allocation.module();
 		String moduleId = deployment.moduleId();
+		long current = this.registration;
+		if (allocation.containerSession() != current) {
+			// written for an earlier registration (or this one is lost): the leader may have moved the module away
+			logger.info("Not deploying module {}: it is allocated to registration {} of container {}, which is "
+					+ "registered as {}; the leader allocates it again", moduleId,
+					Allocation.sessionText(allocation.containerSession()), id(),
+					(current == 0) ? "nothing (session lost)" : Allocation.sessionText(current));
+			return;
+		}
 		synchronized (this) {
 			if (this.modules.containsKey(moduleId)) {
 				return;
@@ -321,12 +345,15 @@ public final class ContainerServer implements AutoCloseable {
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.EPHEMERAL)
 			.forPath(path, ClusterJson.write(this.attributes));
+		Stat stat = this.client.checkExists().forPath(path);
+		this.registration = (stat == null) ? 0 : stat.getEphemeralOwner();
 	}
 
 	/**
 	 * The ZooKeeper session is gone: the admin sees this container as departed and deploys its modules elsewhere, so
 	 * they must not keep running here beside their replacements. They are stopped (without touching ZooKeeper, which
-	 * cannot be reached) until the container registers again.
+	 * cannot be reached). What they were allocated is not taken up again: the container registers anew (on this
+	 * thread, so only once they are stopped) and runs what the leader allocates to that registration.
 	 */
 	private void stopAfterSessionLoss() {
 		Map<String, RunningModule> running;
@@ -334,7 +361,6 @@ public final class ContainerServer implements AutoCloseable {
 			running = new LinkedHashMap<>(this.modules);
 			this.modules.clear();
 			this.statuses.clear();
-			this.sessionLost = true;
 		}
 		logger.error("Container {} lost its ZooKeeper session: stopping its {} modules, which the admin deploys "
 				+ "elsewhere", id(), running.size());
@@ -350,7 +376,7 @@ public final class ContainerServer implements AutoCloseable {
 
 	private void reregister() {
 		try {
-			if (!registeredInThisSession()) {
+			if (!registeredInThisSession() || this.registration == 0) {
 				// missing, or left by the session that expired: a ZooKeeper server restarted after a long outage
 				// restores that session for its timeout, then deletes its nodes, so this one must be recreated now
 				register();
@@ -359,20 +385,8 @@ public final class ContainerServer implements AutoCloseable {
 					current = new LinkedHashMap<>(this.statuses);
 				}
 				current.forEach(this::writeStatus);
-				logger.info("Container {} registered again after losing its ZooKeeper session", id());
-			}
-			boolean lost;
-			synchronized (this) {
-				lost = this.sessionLost;
-				this.sessionLost = false;
-			}
-			if (lost) {
-				// what is still allocated here once the admin has seen this container return runs again
-				String allocationsPath = ClusterPaths.allocations(id());
-				for (String child : this.client.getChildren().forPath(allocationsPath)) {
-					byte[] data = this.client.getData().forPath(ZKPaths.makePath(allocationsPath, child));
-					deploy(ClusterJson.read(data, ModuleDeployment.class));
-				}
+				logger.info("Container {} registered again after losing its ZooKeeper session, as {}; it runs what "
+						+ "the leader allocates to this registration", id(), Allocation.sessionText(this.registration));
 			}
 		}
 		catch (Exception ex) {
