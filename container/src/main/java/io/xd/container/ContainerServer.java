@@ -6,8 +6,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -59,6 +62,14 @@ public final class ContainerServer implements AutoCloseable {
 	private final ExecutorService worker;
 
 	/**
+	 * Stops the modules when the session is lost, at once rather than behind deployments queued on the worker (one
+	 * may be waiting for a broker); the worker registers again only once the stop is done.
+	 */
+	private final ExecutorService stopper;
+
+	private volatile Future<?> stopping = CompletableFuture.completedFuture(null);
+
+	/**
 	 * The ZooKeeper session that owns this container's registration node; 0 from the moment the session is known to
 	 * be lost until the container has registered again. Only allocations written for it are deployed.
 	 */
@@ -101,6 +112,11 @@ public final class ContainerServer implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
+		this.stopper = Executors.newSingleThreadExecutor(task -> {
+			Thread thread = new Thread(task, "xd-container-stopper");
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	public String id() {
@@ -117,9 +133,9 @@ public final class ContainerServer implements AutoCloseable {
 		}
 		this.client.getConnectionStateListenable().addListener((curator, state) -> {
 			if (state == ConnectionState.LOST) {
-				// refuse every allocation from now on, even one whose deployment is already queued
+				// refuse every allocation from now on, even one whose deployment is queued or under way
 				this.registration = 0;
-				this.worker.execute(this::stopAfterSessionLoss);
+				this.stopping = this.stopper.submit(this::stopAfterSessionLoss);
 			}
 			else if (state == ConnectionState.RECONNECTED) {
 				this.worker.execute(this::reregister);
@@ -207,8 +223,19 @@ public final class ContainerServer implements AutoCloseable {
 		try {
 			RunningModule running = this.runner.deploy(deployment,
 					cause -> this.worker.execute(() -> failed(moduleId, cause)));
+			boolean registered;
 			synchronized (this) {
-				this.modules.put(moduleId, running);
+				// the session may have been lost while the module started: then the stop did not see it
+				registered = this.registration == allocation.containerSession();
+				if (registered) {
+					this.modules.put(moduleId, running);
+				}
+			}
+			if (!registered) {
+				logger.info("Container {} lost its ZooKeeper session while deploying module {}: stopping it", id(),
+						moduleId);
+				running.undeploy();
+				return;
 			}
 			status = ModuleStatus.deployed();
 		}
@@ -352,8 +379,8 @@ public final class ContainerServer implements AutoCloseable {
 	/**
 	 * The ZooKeeper session is gone: the admin sees this container as departed and deploys its modules elsewhere, so
 	 * they must not keep running here beside their replacements. They are stopped (without touching ZooKeeper, which
-	 * cannot be reached). What they were allocated is not taken up again: the container registers anew (on this
-	 * thread, so only once they are stopped) and runs what the leader allocates to that registration.
+	 * cannot be reached). What they were allocated is not taken up again: the container registers anew (only once
+	 * they are stopped) and runs what the leader allocates to that registration.
 	 */
 	private void stopAfterSessionLoss() {
 		Map<String, RunningModule> running;
@@ -375,6 +402,17 @@ public final class ContainerServer implements AutoCloseable {
 	}
 
 	private void reregister() {
+		try {
+			// never registered again while a module of the lost registration may still run
+			this.stopping.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		catch (ExecutionException ex) {
+			logger.warn("Container {} could not stop every module after losing its session", id(), ex.getCause());
+		}
 		try {
 			if (!registeredInThisSession() || this.registration == 0) {
 				// missing, or left by the session that expired: a ZooKeeper server restarted after a long outage
@@ -420,9 +458,11 @@ public final class ContainerServer implements AutoCloseable {
 			this.allocations.close();
 		}
 		this.rates.shutdownNow();
+		this.stopper.shutdown();
 		this.worker.shutdown();
 		try {
 			this.worker.awaitTermination(30, TimeUnit.SECONDS);
+			this.stopper.awaitTermination(30, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
