@@ -2,6 +2,7 @@ package io.xd.container;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,8 +71,9 @@ class ContainerSessionIntegrationTests {
 		configuration.setProperty("tickTime", "200");
 		configuration.setProperty("minSessionTimeout", "1000");
 		configuration.setProperty("admin.enableServer", "false");
+		Path directory = Files.createDirectories(this.data.resolve("zookeeper"));
 		this.server = ZooKeeperServerEmbedded.builder()
-			.baseDir(this.data.resolve("zookeeper"))
+			.baseDir(directory)
 			.configuration(configuration)
 			.exitHandler(ExitHandler.LOG_ONLY)
 			.build();
