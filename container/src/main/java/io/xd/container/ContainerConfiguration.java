@@ -82,8 +82,8 @@ public class ContainerConfiguration {
 	}
 
 	/**
-	 * The container id kept in the data directory, so that after a restart the container takes up the modules
-	 * allocated to it before.
+	 * The container id kept in the data directory, so that after a restart the modules allocated to it before are
+	 * allocated to it again (to its new registration, see {@link io.xd.core.cluster.Allocation}).
 	 */
 	private static String persistentId(Path dataDirectory) throws IOException {
 		Path file = dataDirectory.resolve("container.id");

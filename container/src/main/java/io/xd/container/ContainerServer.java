@@ -6,8 +6,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.xd.container.ModuleRunner.RunningModule;
+import io.xd.core.cluster.Allocation;
 import io.xd.core.cluster.ClusterJson;
 import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
@@ -38,6 +42,12 @@ import io.xd.core.cluster.ModuleStatus;
  * appear; allocations that already exist when the container starts (after a restart) are deployed last module
  * first, so that every consumer is bound before its producer starts. {@link #close()} stops the modules first
  * module first, so producers stop before their consumers.
+ * <p>
+ * A module runs only on an allocation written for the container's current registration (its ZooKeeper session, see
+ * {@link Allocation}). When the session is lost, the container stops every module before anything else and, under
+ * its new session, registers again without taking up what is still allocated under its id: the leader drops those
+ * allocations and allocates the modules afresh, so a module the leader has meanwhile moved to another container
+ * never starts here again.
  */
 public final class ContainerServer implements AutoCloseable {
 
@@ -51,8 +61,19 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final ExecutorService worker;
 
-	/** Whether the modules were stopped because the session was lost, and must be taken up again on return. */
-	private boolean sessionLost;
+	/**
+	 * Stops the modules when the session is lost, at once rather than behind deployments queued on the worker (one
+	 * may be waiting for a broker); the worker registers again only once the stop is done.
+	 */
+	private final ExecutorService stopper;
+
+	private volatile Future<?> stopping = CompletableFuture.completedFuture(null);
+
+	/**
+	 * The ZooKeeper session that owns this container's registration node; 0 from the moment the session is known to
+	 * be lost until the container has registered again. Only allocations written for it are deployed.
+	 */
+	private volatile long registration;
 
 	private final ScheduledExecutorService rates;
 
@@ -62,7 +83,7 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final Map<String, ModuleStatus> statuses = new LinkedHashMap<>();
 
-	private final List<ModuleDeployment> initial = new ArrayList<>();
+	private final List<Allocation> initial = new ArrayList<>();
 
 	private CuratorCache allocations;
 
@@ -91,6 +112,11 @@ public final class ContainerServer implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
+		this.stopper = Executors.newSingleThreadExecutor(task -> {
+			Thread thread = new Thread(task, "xd-container-stopper");
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	public String id() {
@@ -107,7 +133,9 @@ public final class ContainerServer implements AutoCloseable {
 		}
 		this.client.getConnectionStateListenable().addListener((curator, state) -> {
 			if (state == ConnectionState.LOST) {
-				this.worker.execute(this::stopAfterSessionLoss);
+				// refuse every allocation from now on, even one whose deployment is queued or under way
+				this.registration = 0;
+				this.stopping = this.stopper.submit(this::stopAfterSessionLoss);
 			}
 			else if (state == ConnectionState.RECONNECTED) {
 				this.worker.execute(this::reregister);
@@ -117,6 +145,8 @@ public final class ContainerServer implements AutoCloseable {
 		this.allocations.listenable()
 			.addListener(CuratorCacheListener.builder()
 				.forCreates(node -> onAllocated(allocationsPath, node))
+				// a node dropped and written again for a new registration may be seen as changed after a reconnection
+				.forChanges((before, after) -> onAllocated(allocationsPath, after))
 				.forDeletes(node -> onRemoved(allocationsPath, node))
 				.forInitialized(this::onInitialized)
 				.build());
@@ -142,26 +172,26 @@ public final class ContainerServer implements AutoCloseable {
 		if (!isChild(root, node)) {
 			return;
 		}
-		ModuleDeployment deployment = ClusterJson.read(node.getData(), ModuleDeployment.class);
+		Allocation allocation = Allocation.of(node.getData());
 		synchronized (this.initial) {
 			if (!this.initialized) {
-				this.initial.add(deployment);
+				this.initial.add(allocation);
 				return;
 			}
 		}
-		this.worker.execute(() -> deploy(deployment));
+		this.worker.execute(() -> deploy(allocation));
 	}
 
 	private void onInitialized() {
-		List<ModuleDeployment> existing;
+		List<Allocation> existing;
 		synchronized (this.initial) {
 			this.initialized = true;
 			existing = new ArrayList<>(this.initial);
 			this.initial.clear();
 		}
-		existing.sort(Comparator.comparing(ModuleDeployment::stream)
-			.thenComparing(Comparator.comparingInt(ModuleDeployment::index).reversed()));
-		existing.forEach(deployment -> this.worker.execute(() -> deploy(deployment)));
+		existing.sort(Comparator.comparing((Allocation allocation) -> allocation.module().stream())
+			.thenComparing(Comparator.comparingInt((Allocation allocation) -> allocation.module().index()).reversed()));
+		existing.forEach(allocation -> this.worker.execute(() -> deploy(allocation)));
 	}
 
 	private void onRemoved(String root, ChildData node) {
@@ -172,8 +202,18 @@ public final class ContainerServer implements AutoCloseable {
 		this.worker.execute(() -> undeploy(moduleId));
 	}
 
-	private void deploy(ModuleDeployment deployment) {
+	private void deploy(Allocation allocation) {
+		ModuleDeployment deployment = allocation.module();
 		String moduleId = deployment.moduleId();
+		long current = this.registration;
+		if (allocation.containerSession() != current) {
+			// written for an earlier registration (or this one is lost): the leader may have moved the module away
+			logger.info("Not deploying module {}: it is allocated to registration {} of container {}, which is "
+					+ "registered as {}; the leader allocates it again", moduleId,
+					Allocation.sessionText(allocation.containerSession()), id(),
+					(current == 0) ? "nothing (session lost)" : Allocation.sessionText(current));
+			return;
+		}
 		synchronized (this) {
 			if (this.modules.containsKey(moduleId)) {
 				return;
@@ -183,8 +223,19 @@ public final class ContainerServer implements AutoCloseable {
 		try {
 			RunningModule running = this.runner.deploy(deployment,
 					cause -> this.worker.execute(() -> failed(moduleId, cause)));
+			boolean registered;
 			synchronized (this) {
-				this.modules.put(moduleId, running);
+				// the session may have been lost while the module started: then the stop did not see it
+				registered = this.registration == allocation.containerSession();
+				if (registered) {
+					this.modules.put(moduleId, running);
+				}
+			}
+			if (!registered) {
+				logger.info("Container {} lost its ZooKeeper session while deploying module {}: stopping it", id(),
+						moduleId);
+				running.undeploy();
+				return;
 			}
 			status = ModuleStatus.deployed();
 		}
@@ -321,12 +372,15 @@ public final class ContainerServer implements AutoCloseable {
 			.creatingParentContainersIfNeeded()
 			.withMode(CreateMode.EPHEMERAL)
 			.forPath(path, ClusterJson.write(this.attributes));
+		Stat stat = this.client.checkExists().forPath(path);
+		this.registration = (stat == null) ? 0 : stat.getEphemeralOwner();
 	}
 
 	/**
 	 * The ZooKeeper session is gone: the admin sees this container as departed and deploys its modules elsewhere, so
 	 * they must not keep running here beside their replacements. They are stopped (without touching ZooKeeper, which
-	 * cannot be reached) until the container registers again.
+	 * cannot be reached). What they were allocated is not taken up again: the container registers anew (only once
+	 * they are stopped) and runs what the leader allocates to that registration.
 	 */
 	private void stopAfterSessionLoss() {
 		Map<String, RunningModule> running;
@@ -334,7 +388,6 @@ public final class ContainerServer implements AutoCloseable {
 			running = new LinkedHashMap<>(this.modules);
 			this.modules.clear();
 			this.statuses.clear();
-			this.sessionLost = true;
 		}
 		logger.error("Container {} lost its ZooKeeper session: stopping its {} modules, which the admin deploys "
 				+ "elsewhere", id(), running.size());
@@ -350,7 +403,18 @@ public final class ContainerServer implements AutoCloseable {
 
 	private void reregister() {
 		try {
-			if (!registeredInThisSession()) {
+			// never registered again while a module of the lost registration may still run
+			this.stopping.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		catch (ExecutionException ex) {
+			logger.warn("Container {} could not stop every module after losing its session", id(), ex.getCause());
+		}
+		try {
+			if (!registeredInThisSession() || this.registration == 0) {
 				// missing, or left by the session that expired: a ZooKeeper server restarted after a long outage
 				// restores that session for its timeout, then deletes its nodes, so this one must be recreated now
 				register();
@@ -359,20 +423,8 @@ public final class ContainerServer implements AutoCloseable {
 					current = new LinkedHashMap<>(this.statuses);
 				}
 				current.forEach(this::writeStatus);
-				logger.info("Container {} registered again after losing its ZooKeeper session", id());
-			}
-			boolean lost;
-			synchronized (this) {
-				lost = this.sessionLost;
-				this.sessionLost = false;
-			}
-			if (lost) {
-				// what is still allocated here once the admin has seen this container return runs again
-				String allocationsPath = ClusterPaths.allocations(id());
-				for (String child : this.client.getChildren().forPath(allocationsPath)) {
-					byte[] data = this.client.getData().forPath(ZKPaths.makePath(allocationsPath, child));
-					deploy(ClusterJson.read(data, ModuleDeployment.class));
-				}
+				logger.info("Container {} registered again after losing its ZooKeeper session, as {}; it runs what "
+						+ "the leader allocates to this registration", id(), Allocation.sessionText(this.registration));
 			}
 		}
 		catch (Exception ex) {
@@ -406,9 +458,11 @@ public final class ContainerServer implements AutoCloseable {
 			this.allocations.close();
 		}
 		this.rates.shutdownNow();
+		this.stopper.shutdown();
 		this.worker.shutdown();
 		try {
 			this.worker.awaitTermination(30, TimeUnit.SECONDS);
+			this.stopper.awaitTermination(30, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -15,6 +15,7 @@ import org.apache.zookeeper.data.Stat;
 
 import io.xd.admin.AdminException;
 import io.xd.core.cluster.AdminAddress;
+import io.xd.core.cluster.Allocation;
 import io.xd.core.cluster.AuditRecord;
 import io.xd.core.cluster.ClusterJson;
 import io.xd.core.cluster.ClusterPaths;
@@ -178,20 +179,54 @@ public final class ClusterStore {
 	/** Live containers by id, in id order. */
 	public Map<String, ContainerAttributes> containers() {
 		Map<String, ContainerAttributes> containers = new TreeMap<>();
-		for (String id : children(ClusterPaths.CONTAINERS)) {
-			read(ClusterPaths.container(id), ContainerAttributes.class).ifPresent(c -> containers.put(id, c));
-		}
+		registrations().forEach((id, registration) -> containers.put(id, registration.attributes()));
 		return containers;
+	}
+
+	/** Live containers' registrations by id, in id order. */
+	public Map<String, Registration> registrations() {
+		Map<String, Registration> registrations = new TreeMap<>();
+		for (String id : children(ClusterPaths.CONTAINERS)) {
+			registration(id).ifPresent(registration -> registrations.put(id, registration));
+		}
+		return registrations;
+	}
+
+	/** A live container's registration; empty when it is not registered. */
+	public Optional<Registration> registration(String containerId) {
+		Stat stat = new Stat();
+		try {
+			byte[] data = this.client.getData().storingStatIn(stat).forPath(ClusterPaths.container(containerId));
+			return Optional.of(new Registration(ClusterJson.read(data, ContainerAttributes.class),
+					stat.getEphemeralOwner()));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return Optional.empty();
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
 	}
 
 	/** Allocated modules by container id, then module id. */
 	public Map<String, Map<String, ModuleDeployment>> allocations() {
 		Map<String, Map<String, ModuleDeployment>> all = new TreeMap<>();
-		for (String containerId : children(ClusterPaths.ALLOCATIONS)) {
+		stampedAllocations().forEach((containerId, byId) -> {
 			Map<String, ModuleDeployment> modules = new TreeMap<>();
+			byId.forEach((moduleId, allocation) -> modules.put(moduleId, allocation.module()));
+			all.put(containerId, modules);
+		});
+		return all;
+	}
+
+	/** Allocations with the container registration each was written for, by container id, then module id. */
+	public Map<String, Map<String, Allocation>> stampedAllocations() {
+		Map<String, Map<String, Allocation>> all = new TreeMap<>();
+		for (String containerId : children(ClusterPaths.ALLOCATIONS)) {
+			Map<String, Allocation> modules = new TreeMap<>();
 			for (String moduleId : children(ClusterPaths.allocations(containerId))) {
-				read(ClusterPaths.allocation(containerId, moduleId), ModuleDeployment.class)
-					.ifPresent(module -> modules.put(moduleId, module));
+				readBytes(ClusterPaths.allocation(containerId, moduleId))
+					.ifPresent(data -> modules.put(moduleId, Allocation.of(data)));
 			}
 			all.put(containerId, modules);
 		}
@@ -216,13 +251,42 @@ public final class ClusterStore {
 		return read(ClusterPaths.runtime(containerId, moduleId), ModuleStatus.class);
 	}
 
-	public void allocate(String containerId, ModuleDeployment module) {
+	/**
+	 * Allocates a module instance to a container registration, only while {@code leaderNode} exists: the leader
+	 * latch node this admin became the leader with. ZooKeeper checks it and creates the allocation in one
+	 * transaction, so an admin that lost its leadership (its session expired while it was paused or cut off, its
+	 * latch was reset) writes nothing, even from a reconciliation it began as the leader: it cannot allocate a module
+	 * that the new leader has placed elsewhere meanwhile. Nothing happens when the module is allocated there
+	 * already.
+	 * @throws LeadershipLostException when {@code leaderNode} no longer exists
+	 */
+	public void allocate(String containerId, Allocation allocation, String leaderNode) {
+		String path = ClusterPaths.allocation(containerId, allocation.module().moduleId());
 		try {
-			this.client.create().creatingParentContainersIfNeeded()
-				.forPath(ClusterPaths.allocation(containerId, module.moduleId()), ClusterJson.write(module));
+			for (int attempt = 1;; attempt++) {
+				try {
+					this.client.transaction()
+						.forOperations(this.client.transactionOp().check().forPath(leaderNode),
+								this.client.transactionOp().create().forPath(path, allocation.toBytes()));
+					return;
+				}
+				catch (KeeperException.NodeExistsException ex) {
+					return; // allocated already
+				}
+				catch (KeeperException.NoNodeException ex) {
+					if (this.client.checkExists().forPath(leaderNode) == null) {
+						throw new LeadershipLostException(leaderNode);
+					}
+					if (attempt == 3) {
+						throw ex;
+					}
+					// the container's allocations node is missing (none yet, or removed when it was emptied)
+					this.client.createContainers(ClusterPaths.allocations(containerId));
+				}
+			}
 		}
-		catch (KeeperException.NodeExistsException ex) {
-			// allocated already: nothing to do
+		catch (LeadershipLostException ex) {
+			throw ex;
 		}
 		catch (Exception ex) {
 			throw unavailable(ex);
@@ -321,6 +385,18 @@ public final class ClusterStore {
 		delete(ClusterPaths.auditRecord(node));
 	}
 
+	private Optional<byte[]> readBytes(String path) {
+		try {
+			return Optional.of(this.client.getData().forPath(path));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return Optional.empty();
+		}
+		catch (Exception ex) {
+			throw unavailable(ex);
+		}
+	}
+
 	private <T> Optional<T> read(String path, Class<T> type) {
 		try {
 			return Optional.of(ClusterJson.read(this.client.getData().forPath(path), type));
@@ -353,6 +429,23 @@ public final class ClusterStore {
 		}
 		catch (Exception ex) {
 			throw unavailable(ex);
+		}
+	}
+
+	/**
+	 * A live container's registration.
+	 *
+	 * @param attributes what the container says about itself
+	 * @param session the ZooKeeper session that owns its registration node: allocations are written for it
+	 */
+	public record Registration(ContainerAttributes attributes, long session) {
+	}
+
+	/** This admin is no longer the leader it was when it began what it was writing. */
+	public static final class LeadershipLostException extends RuntimeException {
+
+		LeadershipLostException(String leaderNode) {
+			super("This admin's leader node " + leaderNode + " is gone: it is no longer the leader");
 		}
 	}
 

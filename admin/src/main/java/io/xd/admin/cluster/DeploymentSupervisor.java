@@ -20,11 +20,14 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.xd.admin.cluster.ClusterStore.LeadershipLostException;
+import io.xd.admin.cluster.ClusterStore.Registration;
 import io.xd.admin.cluster.ModulePlacement.Placement;
 import io.xd.admin.stream.CriteriaEvaluator;
 import io.xd.admin.stream.DeploymentProperties;
 import io.xd.admin.stream.StreamPlan;
 import io.xd.admin.stream.StreamPlanner;
+import io.xd.core.cluster.Allocation;
 import io.xd.core.cluster.ClusterPaths;
 import io.xd.core.cluster.ContainerAttributes;
 import io.xd.core.cluster.DeploymentRequest;
@@ -38,6 +41,9 @@ import io.xd.core.cluster.StreamRecord;
  * The leader reconciles on a single thread whenever deployment requests or containers change, and every
  * {@code reconcileInterval} besides:
  * <ol>
+ * <li>allocations written for an earlier registration of a container that is registered again under a new
+ * ZooKeeper session are dropped at once (that container stopped them when it lost its session and never takes
+ * them up again, see {@link Allocation}), so their modules are allocated afresh below;</li>
  * <li>allocations on containers that left (missing for longer than {@code departureGracePeriod}) are dropped, so
  * their modules are deployed elsewhere below;</li>
  * <li>modules of streams no longer meant to run, or meant to run otherwise (deployed again with other properties,
@@ -49,12 +55,19 @@ import io.xd.core.cluster.StreamRecord;
  * producers start.</li>
  * </ol>
  * A module short of its count stays so until a matching container joins; then the next reconciliation fills it.
+ * <p>
+ * Each allocation names the container registration it is for, and is written in a ZooKeeper transaction that
+ * checks that this admin's leader latch node still exists: an admin that lost its leadership in the middle of a
+ * reconciliation stops there instead of allocating a module the new leader may have placed elsewhere.
  */
 public final class DeploymentSupervisor implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(DeploymentSupervisor.class);
 
 	private static final long POLL_MILLIS = 25;
+
+	/** How many status polls between two checks that the container is still registered as it was (about 1 s). */
+	private static final int REGISTRATION_CHECK_POLLS = 40;
 
 	private final ClusterStore store;
 
@@ -75,6 +88,12 @@ public final class DeploymentSupervisor implements AutoCloseable {
 	private final DepartedContainers departures;
 
 	private volatile boolean closed;
+
+	/** The leader latch node this reconciliation runs under (used by the reconciling thread only). */
+	private String leaderNode;
+
+	/** The live containers' registration sessions as this reconciliation read them (reconciling thread only). */
+	private Map<String, Long> sessions = Map.of();
 
 	public DeploymentSupervisor(ClusterStore store, StreamPlanner planner, String adminId, Duration deploymentTimeout,
 			Duration reconcileInterval, Duration departureGracePeriod) {
@@ -134,12 +153,27 @@ public final class DeploymentSupervisor implements AutoCloseable {
 
 	private void reconcile() {
 		this.pending.set(false);
-		if (!this.latch.hasLeadership()) {
+		String leading = this.latch.getLastPathIsLeader();
+		if (!this.latch.hasLeadership() || leading == null) {
 			return;
 		}
 		try {
-			Map<String, ContainerAttributes> containers = this.store.containers();
-			Map<String, Map<String, ModuleDeployment>> allocations = this.store.allocations();
+			this.leaderNode = leading;
+			Map<String, Registration> registrations = this.store.registrations();
+			Map<String, ContainerAttributes> containers = new TreeMap<>();
+			Map<String, Long> live = new HashMap<>();
+			registrations.forEach((id, registration) -> {
+				containers.put(id, registration.attributes());
+				live.put(id, registration.session());
+			});
+			this.sessions = live;
+			Map<String, Map<String, ModuleDeployment>> allocations = new TreeMap<>();
+			this.store.stampedAllocations().forEach((containerId, byId) -> {
+				Map<String, ModuleDeployment> modules = new TreeMap<>();
+				byId.forEach((moduleId, allocation) -> modules.put(moduleId, allocation.module()));
+				allocations.put(containerId, modules);
+				dropEarlierRegistration(containerId, byId, modules);
+			});
 			dropDepartedContainers(containers, allocations);
 			// a container missing but still in its grace period: reconcile again as soon as the period ends
 			this.departures.nextDeparture(System.nanoTime())
@@ -152,6 +186,9 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			removeStale(requests, plans, containers, allocations);
 			plans.values().forEach(modules -> deploy(modules, containers, allocations));
 		}
+		catch (LeadershipLostException ex) {
+			logger.info("{}; the reconciliation stops here", ex.getMessage());
+		}
 		catch (RuntimeException ex) {
 			if (this.closed || Thread.currentThread().isInterrupted()) {
 				logger.debug("Reconciliation stopped by shutdown", ex);
@@ -159,6 +196,34 @@ public final class DeploymentSupervisor implements AutoCloseable {
 			else {
 				logger.error("Reconciling deployments failed; retrying in {}", this.reconcileInterval, ex);
 			}
+		}
+	}
+
+	/**
+	 * Drops the allocations of a live container that were written for an earlier registration of it: it stopped
+	 * them when it lost that session, before registering again, and will not run them (see {@link Allocation}).
+	 * @param byId the container's allocations as read
+	 * @param modules the same, as this reconciliation's working copy, from which the dropped ones are removed
+	 */
+	private void dropEarlierRegistration(String containerId, Map<String, Allocation> byId,
+			Map<String, ModuleDeployment> modules) {
+		Long session = this.sessions.get(containerId);
+		if (session == null) {
+			return; // missing: see dropDepartedContainers
+		}
+		List<String> earlier = byId.entrySet()
+			.stream()
+			.filter(entry -> entry.getValue().containerSession() != session)
+			.map(Map.Entry::getKey)
+			.toList();
+		if (earlier.isEmpty()) {
+			return;
+		}
+		logger.info("Container {} is registered again as {}; redeploying the modules allocated to its earlier "
+				+ "registration {}", containerId, Allocation.sessionText(session), earlier);
+		for (String moduleId : earlier) {
+			this.store.deallocate(containerId, moduleId);
+			modules.remove(moduleId);
 		}
 	}
 
@@ -214,7 +279,7 @@ public final class DeploymentSupervisor implements AutoCloseable {
 					allocation.containerId());
 			this.store.deallocate(allocation.containerId(), moduleId);
 			awaitStatus(allocation.containerId(), moduleId, false);
-			this.store.allocate(allocation.containerId(), allocation.successor());
+			allocate(allocation.containerId(), allocation.successor());
 			allocations.get(allocation.containerId()).put(moduleId, allocation.successor());
 			awaitStatus(allocation.containerId(), moduleId, true);
 		}
@@ -272,7 +337,7 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		List<Placement> placements = ModulePlacement.newInstances(module, containers, allocations);
 		for (Placement placement : placements) {
 			ModuleDeployment instance = placement.instance();
-			this.store.allocate(placement.containerId(), instance);
+			allocate(placement.containerId(), instance);
 			allocations.computeIfAbsent(placement.containerId(), id -> new TreeMap<>())
 				.put(instance.moduleId(), instance);
 			logger.info("Allocated module {} to container {}", instance.moduleId(), placement.containerId());
@@ -282,11 +347,23 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		}
 	}
 
+	/** Allocates an instance to the container's registration as this reconciliation read it, if still the leader. */
+	private void allocate(String containerId, ModuleDeployment instance) {
+		long session = this.sessions.getOrDefault(containerId, 0L);
+		this.store.allocate(containerId, new Allocation(instance, session), this.leaderNode);
+	}
+
 	/** Waits until the container has reported on a module ({@code present}) or has removed its report. */
 	private void awaitStatus(String containerId, String moduleId, boolean present) {
 		long deadline = System.nanoTime() + this.deploymentTimeout.toNanos();
-		while (System.nanoTime() < deadline) {
+		for (int poll = 1; System.nanoTime() < deadline; poll++) {
 			if (this.store.status(containerId, moduleId).isPresent() == present) {
+				return;
+			}
+			if (present && poll % REGISTRATION_CHECK_POLLS == 0 && !stillRegistered(containerId)) {
+				// the container left or registered again: it will not deploy this allocation; the next
+				// reconciliation (already triggered by the change) places the module again
+				logger.info("Container {} left or registered again while deploying module {}", containerId, moduleId);
 				return;
 			}
 			try {
@@ -299,6 +376,13 @@ public final class DeploymentSupervisor implements AutoCloseable {
 		}
 		logger.warn("Container {} did not {} module {} within {}", containerId, present ? "deploy" : "undeploy",
 				moduleId, this.deploymentTimeout);
+	}
+
+	private boolean stillRegistered(String containerId) {
+		Long session = this.sessions.get(containerId);
+		return this.store.registration(containerId)
+			.map(registration -> session != null && registration.session() == session)
+			.orElse(false);
 	}
 
 	@Override

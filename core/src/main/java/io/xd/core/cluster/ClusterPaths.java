@@ -8,8 +8,8 @@ package io.xd.core.cluster;
  * <li>{@code /deployments/<stream>}: persistent, a {@link DeploymentRequest}: the stream is meant to be deployed
  * (written by any admin, removed on undeploy);</li>
  * <li>{@code /containers/<containerId>}: ephemeral, a {@link ContainerAttributes} (written by the container);</li>
- * <li>{@code /allocations/<containerId>/<moduleId>}: persistent, a {@link ModuleDeployment}: the leader admin's
- * instruction to run a module instance on that container;</li>
+ * <li>{@code /allocations/<containerId>/<moduleId>}: persistent, an {@link Allocation}: the leader admin's
+ * instruction to run a module instance on that container while it is registered under the session named;</li>
  * <li>{@code /runtime/<containerId>/<moduleId>}: ephemeral, a {@link ModuleStatus}: what the container made of
  * it;</li>
  * <li>{@code /history/<stream>/<version>}: persistent, a {@link StreamRelease}: each numbered version of the
