@@ -56,18 +56,14 @@ final class AnalyticsCommands {
 				.positional("name", NAME)
 				.action(invocation -> delete(invocation, kind)));
 		}
-		commands.add(ShellCommand.named("counter display")
-			.group(GROUP)
-			.description("Display the value of a counter")
-			.positional("name", NAME)
-			.optional("pattern", PATTERN)
-			.action(invocation -> displayValue(invocation, Kind.COUNTER)));
-		commands.add(ShellCommand.named("gauge display")
-			.group(GROUP)
-			.description("Display the value of a gauge")
-			.positional("name", NAME)
-			.optional("pattern", PATTERN)
-			.action(invocation -> displayValue(invocation, Kind.GAUGE)));
+		for (Kind kind : List.of(Kind.COUNTER, Kind.GAUGE)) {
+			commands.add(ShellCommand.named(kind.command + " display")
+				.group(GROUP)
+				.description("Display the value of a " + kind.singular)
+				.positional("name", NAME)
+				.optional("pattern", PATTERN)
+				.action(invocation -> displayValue(invocation, kind)));
+		}
 		commands.add(ShellCommand.named("field-value-counter display")
 			.group(GROUP)
 			.description("Display the counts of a field-value counter, highest first")
