@@ -114,6 +114,14 @@ final class InFlightSends {
 	}
 
 	/**
+	 * Whether every send counted in this scope has been acknowledged or has failed, without waiting. Called by the
+	 * thread that opened the scope.
+	 */
+	boolean isDone() {
+		return this.completed.sum() >= this.started;
+	}
+
+	/**
 	 * Waits until every send counted in this scope has been acknowledged or has failed. Called by the thread that
 	 * opened the scope (or by one that the sends happened before).
 	 * @throws IllegalStateException when one failed, when they are not all done within {@code timeout}, or when

@@ -41,6 +41,14 @@ public class KafkaBindingDefaults {
 	 */
 	private DataSize fetchSize = DataSize.ofMegabytes(2);
 
+	/**
+	 * How long a consumer with a backlog may leave handled records uncommitted ({@code commitInterval}): their
+	 * offsets (at-least-once) or their transaction (exactly-once) are committed together, at most this often, as
+	 * Kafka Streams' {@code commit.interval.ms}; a consumer that has caught up commits at once. Zero commits every
+	 * poll.
+	 */
+	private Duration commitInterval = Duration.ofMillis(100);
+
 	/** Deliveries of a failing record before it goes to the dead-letter topic (Spring XD had none). */
 	private int maxAttempts = 3;
 
@@ -121,6 +129,14 @@ public class KafkaBindingDefaults {
 
 	public void setFetchSize(DataSize fetchSize) {
 		this.fetchSize = fetchSize;
+	}
+
+	public Duration getCommitInterval() {
+		return this.commitInterval;
+	}
+
+	public void setCommitInterval(Duration commitInterval) {
+		this.commitInterval = commitInterval;
 	}
 
 	public int getMaxAttempts() {

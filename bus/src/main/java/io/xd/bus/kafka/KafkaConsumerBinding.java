@@ -124,6 +124,12 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** At-least-once mode: each listener thread's poll whose offsets wait for its sends. */
 	private final PipelinedCommits commits;
 
+	/** How long a transaction may hold polls while the consumer has a backlog. */
+	private final long commitIntervalNanos;
+
+	/** How many polls after a failure in a transaction holding several commit one by one. */
+	private static final int CAREFUL_POLLS = 10;
+
 	/**
 	 * A binding of {@code handler} to {@code topic}, not started.
 	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
@@ -137,7 +143,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			KafkaConsumerSettings settings, String deadLetterTopic, KafkaTemplate<byte[], byte[]> deadLetters) {
 		this.name = name;
 		this.groupId = groupId;
-		this.commits = new PipelinedCommits(name, SEND_PATIENCE);
+		this.commits = new PipelinedCommits(name, SEND_PATIENCE, settings.commitInterval());
+		this.commitIntervalNanos = settings.commitInterval().toNanos();
 		this.partitions = partitions;
 		this.startIfNew = Map.copyOf(startIfNew);
 		Map<String, Object> config = new HashMap<>(settings.clientConfig());
@@ -151,6 +158,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		if (settings.transactional()) {
 			// the offsets go in each poll's transaction; the container commits only what was handled without one
 			container.setAckMode(ContainerProperties.AckMode.MANUAL);
+			// a transaction holding polls is committed when no more records come
+			container.setIdleEventInterval(IDLE_FLUSH.toMillis());
 			container.setMessageListener((BatchAcknowledgingConsumerAwareMessageListener<byte[], byte[]>) (records,
 					acknowledgment, consumer) -> handleInTransaction(records, acknowledgment, consumer, handler, raw));
 		}
@@ -180,9 +189,11 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		this.listener.setApplicationEventPublisher(event -> {
 			if (event instanceof ListenerContainerIdleEvent idle) {
 				this.commits.flush(idle.getConsumer());
+				commitHeldPolls(idle.getConsumer());
 			}
 			else if (event instanceof ConsumerPausedEvent) {
 				this.commits.flush();
+				commitHeldPolls(null);
 			}
 		});
 		BiFunction<ConsumerRecord<?, ?>, Exception, TopicPartition> toDeadLetterTopic = (record,
@@ -250,11 +261,17 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 
 	/**
-	 * Hands one poll's records to the module in order in the listener thread's transaction, then commits it with the
-	 * poll's offsets. When the handler throws on a record, the transaction is aborted and the records before it are
-	 * handed over again in a new one (their own sends were aborted with it), which commits with their offsets; the
-	 * failing record is reported by its index, to be delivered again or dead-lettered. Side effects of the module
-	 * outside Kafka may so happen twice; what it sends through the bus appears once.
+	 * Hands one poll's records to the module in order in the listener thread's transaction. While the consumer has a
+	 * backlog the transaction spans polls: it is committed with the offsets of every poll it holds once the commit
+	 * interval has passed since its first, and at once when the consumer has caught up (as Kafka Streams commits
+	 * under exactly-once), so that its round trips to the coordinators are paid per interval rather than per poll.
+	 * <p>
+	 * When the handler throws on a record of a transaction's only poll, the transaction is aborted and the records
+	 * before it are handed over again in a new one (their own sends were aborted with it), which commits with their
+	 * offsets; the failing record is reported by its index, to be delivered again or dead-lettered. When the
+	 * transaction held earlier polls too, it is aborted, the consumer goes back to its first records, and the next
+	 * polls commit one by one, so that the failing record comes again in a poll of its own transaction. Side effects
+	 * of the module outside Kafka may so happen twice; what it sends through the bus appears once.
 	 */
 	private void handleInTransaction(List<ConsumerRecord<byte[], byte[]>> records, Acknowledgment acknowledgment,
 			Consumer<?, ?> consumer, MessageHandler handler, boolean raw) {
@@ -270,6 +287,10 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
 				}
 				catch (RuntimeException ex) {
+					if (transaction.heldPolls() > 0) {
+						abortHeld(transaction, consumer, records);
+						return;
+					}
 					// start over in a new transaction with the records before this one; ends, as end only shrinks
 					transaction.abort();
 					failure = ex;
@@ -277,24 +298,24 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					i = -1;
 				}
 			}
-			if (transaction.isOpen()) {
-				try {
-					transaction.commit(PollOffsets.next(records, end), consumer.groupMetadata());
-				}
-				catch (KafkaException ex) {
-					logger.warn("Could not commit the transaction of a poll of '{}'; its records are delivered again",
-							this.name, ex);
-					rewindToCommitted(consumer, records);
+			if (failure != null) {
+				if (transaction.isOpen() && !commitInTransaction(transaction, consumer, PollOffsets.next(records, end),
+						PollOffsets.first(records))) {
 					return;
 				}
-			}
-			else if (failure == null) {
-				// nothing was sent: the offsets are committed as they are without transactions
-				acknowledgment.acknowledge();
-			}
-			if (failure != null) {
-				// the error handler commits the records before it (again, when the transaction did) and seeks to it
+				// nothing sent before it: the error handler commits the records before it and seeks to it
 				throw new BatchListenerFailedException(failure.getMessage(), failure, end);
+			}
+			if (!transaction.isOpen()) {
+				// nothing was sent, in this poll or one held: the offsets are committed as they are
+				acknowledgment.acknowledge();
+				return;
+			}
+			Map<TopicPartition, OffsetAndMetadata> next = PollOffsets.next(records);
+			transaction.hold(consumer, next, PollOffsets.first(records));
+			if (transaction.careful() || PipelinedCommits.caughtUp(consumer, next.keySet())
+					|| System.nanoTime() - transaction.heldSince() >= this.commitIntervalNanos) {
+				commitHeld(transaction, consumer);
 			}
 		}
 		finally {
@@ -303,11 +324,70 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	}
 
 	/**
-	 * After a transaction that did not commit (or whose outcome was unknown), goes back to the committed offsets of
-	 * the poll's partitions that this consumer still owns, so that the next poll delivers what was not committed.
+	 * Commits the open transaction with {@code offsets}; when it cannot, goes back to the committed offsets.
+	 * @return whether it committed
 	 */
-	private static void rewindToCommitted(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records) {
-		Map<TopicPartition, Long> first = PollOffsets.first(records);
+	private boolean commitInTransaction(PollTransaction transaction, Consumer<?, ?> consumer,
+			Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> first) {
+		transaction.forgetHeld();
+		transaction.hold(consumer, offsets, first);
+		return commitHeld(transaction, consumer);
+	}
+
+	/**
+	 * Commits the transaction of the polls a listener thread holds; when it cannot, goes back to the committed
+	 * offsets of their partitions, so that they are delivered again.
+	 * @return whether it committed
+	 */
+	private boolean commitHeld(PollTransaction transaction, Consumer<?, ?> consumer) {
+		Map<TopicPartition, Long> first = transaction.heldFirst();
+		try {
+			transaction.commitHeld(consumer.groupMetadata());
+			return true;
+		}
+		catch (KafkaException ex) {
+			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
+			rewindToCommitted(consumer, first);
+			return false;
+		}
+	}
+
+	/**
+	 * A record failed in a transaction holding earlier polls: aborts it, goes back to the first records it held (and
+	 * this poll's) and commits the next polls one by one.
+	 */
+	private void abortHeld(PollTransaction transaction, Consumer<?, ?> consumer,
+			List<ConsumerRecord<byte[], byte[]>> records) {
+		Map<TopicPartition, Long> first = transaction.heldFirst();
+		PollOffsets.first(records).forEach(first::putIfAbsent);
+		transaction.abort();
+		transaction.forgetHeld();
+		first.keySet().retainAll(consumer.assignment());
+		first.forEach(consumer::seek);
+		transaction.beCareful(CAREFUL_POLLS);
+	}
+
+	/** Commits the calling listener thread's open transaction of held polls, if any (between polls). */
+	private void commitHeldPolls(Consumer<?, ?> consumer) {
+		PollTransaction transaction = this.transactions.get(Thread.currentThread());
+		if (transaction == null || transaction.heldPolls() == 0) {
+			return;
+		}
+		Consumer<?, ?> held = (consumer != null) ? consumer : transaction.heldConsumer();
+		if (transaction.isOpen()) {
+			commitHeld(transaction, held);
+		}
+		else {
+			transaction.forgetHeld();
+		}
+	}
+
+	/**
+	 * After a transaction that did not commit (or whose outcome was unknown), goes back to the committed offsets of
+	 * the partitions that this consumer still owns, so that the next poll delivers what was not committed.
+	 * @param first the offsets of the first records the transaction held, gone back to when nothing is committed
+	 */
+	private static void rewindToCommitted(Consumer<?, ?> consumer, Map<TopicPartition, Long> first) {
 		first.keySet().retainAll(consumer.assignment());
 		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(first.keySet());
 		first.forEach((partition, offset) -> {
@@ -380,11 +460,18 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	@Override
 	public void onPartitionsRevokedBeforeCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		this.commits.flush(consumer);
+		commitHeldPolls(consumer);
 		this.assigned.removeAll(partitions);
 	}
 
 	@Override
 	public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		// the group has moved on: a transaction holding their offsets could not commit
+		PollTransaction transaction = this.transactions.get(Thread.currentThread());
+		if (transaction != null && transaction.heldPolls() > 0) {
+			transaction.abort();
+			transaction.forgetHeld();
+		}
 		this.assigned.removeAll(partitions);
 	}
 

@@ -32,12 +32,12 @@ import io.xd.bus.BindingProperties;
  */
 record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount, int replicationFactor,
 		int maxAttempts, Duration backOffInitialInterval, Duration backOffMaxInterval, double backOffMultiplier,
-		boolean transactional, Map<String, Object> clientConfig) {
+		boolean transactional, Duration commitInterval, Map<String, Object> clientConfig) {
 
 	/** The keys of {@code module.<label>.consumer.*} the Kafka bus understands, besides Kafka client properties. */
 	static final Set<String> KEYS = Set.of("concurrency", "maxAttempts", "backOffInitialInterval",
 			"backOffMaxInterval", "backOffMultiplier", "fetchSize", "minPartitionCount", "replicationFactor",
-			"queueSize", "durableSubscription", "autoCommitOffsetEnabled", "transactional");
+			"queueSize", "durableSubscription", "autoCommitOffsetEnabled", "transactional", "commitInterval");
 
 	/** {@code max.poll.records} of a transactional consumer, unless configured: Kafka's default is 500. */
 	static final int TRANSACTIONAL_MAX_POLL_RECORDS = 2000;
@@ -82,7 +82,7 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 				values.duration("backOffInitialInterval", defaults.getBackOffInitialInterval()),
 				values.duration("backOffMaxInterval", defaults.getBackOffMaxInterval()),
 				values.decimal("backOffMultiplier", defaults.getBackOffMultiplier()),
-				transactional, Map.copyOf(config));
+				transactional, values.duration("commitInterval", defaults.getCommitInterval()), Map.copyOf(config));
 	}
 
 	/** How long to wait between the deliveries of a failing record; none after the last attempt. */

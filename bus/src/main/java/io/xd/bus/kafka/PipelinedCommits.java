@@ -1,6 +1,8 @@
 package io.xd.bus.kafka;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,19 +21,21 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.messaging.MessageHandler;
 
 /**
- * At-least-once commits of a consumer binding that do not stop the listener thread after every poll: while the
- * consumer has a backlog, a poll's offsets are committed at the end of the next poll, once the sends its records
- * caused are acknowledged, which by then they almost always are; so the thread goes on handling records instead of
- * waiting for the broker's acknowledgements, and an offset is still never committed before its records' sends are
- * acknowledged. Once the consumer has caught up with its partitions (no lag after the poll) it waits for the poll's
- * sends and commits at once, as it does before a rebalance, a pause (the binding unbinding) and while idle, so
- * nothing handled stays uncommitted for long.
+ * At-least-once commits of a consumer binding that do not stop the listener thread after every poll. While the
+ * consumer has a backlog, handled polls wait here and their offsets are committed together, asynchronously, at most
+ * once per commit interval (as Kafka Streams' {@code commit.interval.ms}): only the oldest polls whose sends are all
+ * acknowledged by then, so that an offset is never committed before the sends its records caused, and the thread
+ * goes on handling records instead of waiting for the broker. Once the consumer has caught up with its partitions
+ * (no lag after the poll) it waits for every waiting poll's sends and commits at once, as it does before a
+ * rebalance, a pause (the binding unbinding) and while idle, so nothing handled stays uncommitted for long; a crash
+ * repeats at most about a commit interval's records.
  * <p>
- * When a send of a poll whose offsets wait here has failed, nothing is committed: the consumer goes back to the
- * first record of that poll on each of its partitions, and those records and the ones after them are delivered
- * again, the next few polls settled at once, so that a send that fails again fails its own poll, which the error
- * handler delivers again and then dead-letters, as it always did. One instance per binding; the state is per listener thread, and every method runs on the listener thread
- * it concerns.
+ * When a send of a waiting poll has failed, what came before it is committed and nothing after: the consumer goes
+ * back to the first record of that poll on each of its partitions (and of the later waiting polls, for partitions
+ * that poll did not have), those records and the ones after them are delivered again, and the next few polls settle
+ * at once, so that a send that fails again fails its own poll, which the error handler delivers again and then
+ * dead-letters, as it always did. One instance per binding; the state is per listener thread, and every method runs
+ * on the listener thread it concerns.
  */
 final class PipelinedCommits {
 
@@ -40,24 +44,31 @@ final class PipelinedCommits {
 	/** How many polls after a failed send settle at once. */
 	private static final int CAREFUL_POLLS = 10;
 
+	/** How many handled polls may wait for their sends at most; beyond, the oldest is waited for. */
+	private static final int MAX_WAITING = 64;
+
 	private final String name;
 
 	private final Duration sendPatience;
 
-	/** Each listener thread's poll whose offsets are not committed yet. */
-	private final Map<Thread, Pending> pending = new ConcurrentHashMap<>();
+	private final long intervalNanos;
 
-	/** Listener threads that settle each poll at once for a few more polls, after a send failed. */
-	private final Map<Thread, Integer> careful = new ConcurrentHashMap<>();
+	/** Each listener thread's state. */
+	private final Map<Thread, ThreadState> threads = new ConcurrentHashMap<>();
 
-	PipelinedCommits(String name, Duration sendPatience) {
+	/**
+	 * @param commitInterval how long handled offsets may wait to be committed while the consumer has a backlog;
+	 * zero commits after every poll (still without waiting for its sends)
+	 */
+	PipelinedCommits(String name, Duration sendPatience, Duration commitInterval) {
 		this.name = name;
 		this.sendPatience = sendPatience;
+		this.intervalNanos = commitInterval.toNanos();
 	}
 
 	/**
 	 * Hands one poll's records to the module in order. A record whose handler throws is reported by its index, with
-	 * what came before it settled: the earlier poll's and this poll's sends awaited, the earlier poll committed.
+	 * what came before it settled: the waiting polls' and this poll's sends awaited, the waiting polls committed.
 	 */
 	void handle(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer, MessageHandler handler,
 			boolean raw) {
@@ -79,67 +90,117 @@ final class PipelinedCommits {
 		finally {
 			InFlightSends.close();
 		}
-		Thread thread = Thread.currentThread();
-		Pending current = new Pending(consumer, sends, PollOffsets.next(records, records.size()),
-				PollOffsets.first(records));
-		Pending previous = this.pending.remove(thread);
-		if (previous != null && !settled(previous, current)) {
-			// the records are delivered again; the next polls settle at once, so that a send failing again fails
-			// its own poll, which the error handler retries and then dead-letters as for any failing record
-			this.careful.put(thread, CAREFUL_POLLS);
-			return;
+		ThreadState state = this.threads.computeIfAbsent(Thread.currentThread(), thread -> new ThreadState());
+		Pending current = new Pending(consumer, sends, PollOffsets.next(records), PollOffsets.first(records));
+		boolean careful = state.carefulPolls > 0;
+		if (careful) {
+			state.carefulPolls--;
 		}
-		Integer carefulPolls = this.careful.get(thread);
-		if (carefulPolls != null) {
-			if (carefulPolls > 1) {
-				this.careful.put(thread, carefulPolls - 1);
-			}
-			else {
-				this.careful.remove(thread);
-			}
-		}
-		if (carefulPolls != null || caughtUp(consumer, current)) {
-			if (previous != null) {
-				commit(consumer, previous.offsets, true);
+		if (careful || caughtUp(consumer, current.offsets.keySet())) {
+			if (!settleAll(consumer, state, current)) {
+				return;
 			}
 			// a failure is thrown to the error handler: the poll is delivered again, then dead-lettered
 			sends.awaitAll(this.sendPatience);
 			commit(consumer, current.offsets, true);
+			state.lastCommit = System.nanoTime();
 			return;
 		}
-		if (previous != null) {
-			commit(consumer, previous.offsets, false);
+		state.waiting.addLast(current);
+		long now = System.nanoTime();
+		boolean due = now - state.lastCommit >= this.intervalNanos;
+		if (due || state.waiting.size() > MAX_WAITING) {
+			commitAcknowledged(consumer, state, due ? now : state.lastCommit, state.waiting.size() > MAX_WAITING);
 		}
-		this.pending.put(thread, current);
 	}
 
-	/** Settles the calling listener thread's waiting poll: its sends awaited, its offsets committed. */
+	/** Settles the calling listener thread's waiting polls: their sends awaited, their offsets committed. */
 	void flush(Consumer<?, ?> consumer) {
-		Pending previous = this.pending.remove(Thread.currentThread());
-		if (previous != null && settled(previous, null)) {
-			commit(consumer, previous.offsets, true);
+		ThreadState state = this.threads.get(Thread.currentThread());
+		if (state != null && !state.waiting.isEmpty()) {
+			settleAll(consumer, state, null);
 		}
 	}
 
-	/** {@link #flush} with the consumer of the calling thread's waiting poll, when it has one. */
+	/** {@link #flush} with the consumer of the calling thread's waiting polls, when it has some. */
 	void flush() {
-		Pending previous = this.pending.get(Thread.currentThread());
-		if (previous != null) {
-			flush(previous.consumer);
+		ThreadState state = this.threads.get(Thread.currentThread());
+		if (state != null && !state.waiting.isEmpty()) {
+			flush(state.waiting.peekFirst().consumer);
 		}
 	}
 
 	/** Forgets the waiting polls: the listener threads have ended. */
 	void clear() {
-		this.pending.clear();
-		this.careful.clear();
+		this.threads.clear();
 	}
 
 	/**
-	 * Waits for a poll's sends. When one failed (or they were not acknowledged in time), goes back to the poll's
-	 * first records, and to those of {@code after}, a later poll, and returns {@code false}.
+	 * Commits, asynchronously, the oldest waiting polls whose sends are acknowledged, up to the first that is not
+	 * (or that failed), after waiting for the oldest one when {@code waitForOldest}.
 	 */
-	private boolean settled(Pending poll, Pending after) {
+	private void commitAcknowledged(Consumer<?, ?> consumer, ThreadState state, long now, boolean waitForOldest) {
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		boolean first = true;
+		while (!state.waiting.isEmpty()) {
+			Pending oldest = state.waiting.peekFirst();
+			if (!(first && waitForOldest) && !oldest.sends.isDone()) {
+				break;
+			}
+			first = false;
+			if (!settled(oldest, state)) {
+				// the polls before it are committed, it and the later ones delivered again
+				commit(consumer, offsets, true);
+				return;
+			}
+			state.waiting.removeFirst();
+			offsets.putAll(oldest.offsets);
+		}
+		if (!offsets.isEmpty()) {
+			commit(consumer, offsets, false);
+			state.lastCommit = now;
+		}
+	}
+
+	/**
+	 * Waits for every waiting poll's sends and commits their offsets, synchronously; when one failed, commits those
+	 * before it and goes back to it.
+	 * @param after a handled poll not waiting yet, gone back to as well when a waiting poll's send failed
+	 * @return whether every waiting poll was committed ({@code false}: the records are delivered again)
+	 */
+	private boolean settleAll(Consumer<?, ?> consumer, ThreadState state, Pending after) {
+		if (after != null && !state.waiting.isEmpty()) {
+			// gone back to with the others, should one of them have failed
+			state.waiting.addLast(after);
+		}
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		boolean allSettled = true;
+		while (!state.waiting.isEmpty()) {
+			Pending oldest = state.waiting.peekFirst();
+			if (oldest == after) {
+				state.waiting.removeFirst();
+				break;
+			}
+			if (!settled(oldest, state)) {
+				allSettled = false;
+				break;
+			}
+			state.waiting.removeFirst();
+			offsets.putAll(oldest.offsets);
+		}
+		if (!offsets.isEmpty()) {
+			commit(consumer, offsets, true);
+			state.lastCommit = System.nanoTime();
+		}
+		return allSettled;
+	}
+
+	/**
+	 * Waits for a waiting poll's sends. When one failed (or they were not acknowledged in time), goes back to the
+	 * poll's first records, and to those of the polls after it, forgets them all, settles the next polls at once and
+	 * returns {@code false}.
+	 */
+	private boolean settled(Pending poll, ThreadState state) {
 		try {
 			poll.sends.awaitAll(this.sendPatience);
 			return true;
@@ -147,17 +208,24 @@ final class PipelinedCommits {
 		catch (IllegalStateException ex) {
 			logger.warn("A send caused by records of '{}' failed; they are delivered again: {}", this.name,
 					ex.getMessage());
-			Map<TopicPartition, Long> rewind = new HashMap<>(poll.first);
-			if (after != null) {
-				after.first.forEach(rewind::putIfAbsent);
+			Map<TopicPartition, Long> rewind = new HashMap<>();
+			for (Pending waiting : state.waiting) {
+				waiting.first.forEach(rewind::putIfAbsent);
 			}
 			rewind.keySet().retainAll(poll.consumer.assignment());
 			rewind.forEach(poll.consumer::seek);
+			state.waiting.clear();
+			// so that a send failing again fails its own poll, which the error handler retries and then
+			// dead-letters as for any failing record
+			state.carefulPolls = CAREFUL_POLLS;
 			return false;
 		}
 	}
 
 	private void commit(Consumer<?, ?> consumer, Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
+		if (offsets.isEmpty()) {
+			return;
+		}
 		try {
 			if (sync) {
 				consumer.commitSync(offsets);
@@ -176,15 +244,25 @@ final class PipelinedCommits {
 		}
 	}
 
-	/** Whether the consumer has no lag left on the partitions of a poll (or cannot tell). */
-	private static boolean caughtUp(Consumer<?, ?> consumer, Pending poll) {
-		for (TopicPartition partition : poll.offsets.keySet()) {
+	/** Whether the consumer has no lag left on {@code partitions}, those of a poll (or cannot tell). */
+	static boolean caughtUp(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		for (TopicPartition partition : partitions) {
 			OptionalLong lag = consumer.currentLag(partition);
 			if (lag.isPresent() && lag.getAsLong() > 0) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/** A listener thread's handled polls waiting for their commit, oldest first, and when it last committed. */
+	private static final class ThreadState {
+
+		final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+
+		long lastCommit = System.nanoTime();
+
+		int carefulPolls;
 	}
 
 	/** A handled poll: its consumer, the sends its records caused, its next offsets and its first records. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -54,6 +55,21 @@ final class PollTransaction implements AutoCloseable {
 	private Producer<byte[], byte[]> producer;
 
 	private boolean open;
+
+	/** The next offsets of the polls handled in the open transaction (or since the last commit), and their first. */
+	private final Map<TopicPartition, OffsetAndMetadata> heldOffsets = new HashMap<>();
+
+	private final Map<TopicPartition, Long> heldFirst = new HashMap<>();
+
+	private int heldPolls;
+
+	private long heldSince;
+
+	/** The consumer of the polls held, for a commit between polls. */
+	private Consumer<?, ?> heldConsumer;
+
+	/** Polls still to commit one by one, after a failure in a transaction that held several. */
+	private int carefulPolls;
 
 	PollTransaction(String transactionalId) {
 		this.transactionalId = transactionalId;
@@ -117,6 +133,70 @@ final class PollTransaction implements AutoCloseable {
 			throw ex;
 		}
 		return created;
+	}
+
+	/**
+	 * Adds a handled poll's offsets to those the next commit sends.
+	 * @param next the next offsets to read of the poll's partitions
+	 * @param first the offsets of the poll's first records
+	 */
+	void hold(Consumer<?, ?> consumer, Map<TopicPartition, OffsetAndMetadata> next, Map<TopicPartition, Long> first) {
+		if (this.heldPolls == 0) {
+			this.heldSince = System.nanoTime();
+		}
+		this.heldPolls++;
+		this.heldOffsets.putAll(next);
+		first.forEach(this.heldFirst::putIfAbsent);
+		this.heldConsumer = consumer;
+	}
+
+	/** How many handled polls the next commit covers. */
+	int heldPolls() {
+		return this.heldPolls;
+	}
+
+	/** When the first of the polls held was handled ({@link System#nanoTime()}). */
+	long heldSince() {
+		return this.heldSince;
+	}
+
+	/** The first offsets of the polls held, to go back to when they are not committed. */
+	Map<TopicPartition, Long> heldFirst() {
+		return new HashMap<>(this.heldFirst);
+	}
+
+	/** The consumer of the polls held, or {@code null}. */
+	Consumer<?, ?> heldConsumer() {
+		return (this.heldPolls == 0) ? null : this.heldConsumer;
+	}
+
+	/** Forgets the polls held: committed, or to be delivered again. */
+	void forgetHeld() {
+		this.heldOffsets.clear();
+		this.heldFirst.clear();
+		this.heldPolls = 0;
+		this.heldConsumer = null;
+	}
+
+	/** Commits the open transaction with the offsets of the polls held. */
+	void commitHeld(ConsumerGroupMetadata group) {
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(this.heldOffsets);
+		forgetHeld();
+		commit(offsets, group);
+	}
+
+	/** Starts committing each poll's transaction at its end, for {@code polls} polls. */
+	void beCareful(int polls) {
+		this.carefulPolls = polls;
+	}
+
+	/** Whether this poll's transaction commits at its end, counting it down. */
+	boolean careful() {
+		if (this.carefulPolls > 0) {
+			this.carefulPolls--;
+			return true;
+		}
+		return false;
 	}
 
 	/** Whether a transaction is open: something was sent since the last commit or abort. */
