@@ -8,12 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -45,6 +48,19 @@ final class PeerSuite {
 
 	/** Records per size under {@code --quick}: 2-5 s per hop, mostly the JIT compilers' warm-up. */
 	static final Map<Integer, Long> QUICK_RECORDS = Map.of(100, 200_000L, 1000, 60_000L);
+
+	/**
+	 * For tuning experiments: a regular expression that a case must match to run, against {@code <side> <hop>
+	 * <size> B <mode> <P>p}, such as {@code XD bridge 100 B at-least-once 1p} (the side {@code XD} or {@code Kafka
+	 * Streams}).
+	 */
+	static final String ONLY = "XD_PEER_ONLY";
+
+	/** For tuning experiments: deployment properties added to XD's stream, {@code <hop>} standing for its label. */
+	static final String XD_PROPERTIES = "XD_PEER_XD_PROPERTIES";
+
+	/** For tuning experiments: records per size, such as {@code 100=2000000,1000=600000}. */
+	static final String RECORDS_OVERRIDE = "XD_PEER_RECORDS";
 
 	/** Rounds of the full suite; every case is a fresh JVM per side already, so one round says a lot. */
 	static final int ROUNDS = 1;
@@ -82,7 +98,8 @@ final class PeerSuite {
 		this.bench.ensureBroker();
 		int rounds = this.quick ? 1 : ROUNDS;
 		List<Integer> partitionCounts = this.quick ? List.of(1) : List.of(1, 3);
-		Map<Integer, Long> records = this.quick ? QUICK_RECORDS : RECORDS;
+		Map<Integer, Long> records = recordsOverride(this.quick ? QUICK_RECORDS : RECORDS);
+		Pattern only = Pattern.compile(System.getenv().getOrDefault(ONLY, ".*"));
 		PeerTable table = new PeerTable();
 		int turn = 0;
 		try (KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
@@ -96,6 +113,9 @@ final class PeerSuite {
 								for (String side : sides) {
 									Hop run = new Hop(side, hop, mode, size, partitions, records.get(size),
 											"round " + round + "/" + rounds);
+									if (!only.matcher(run.key()).find()) {
+										continue;
+									}
 									List<Figure> rates = side.equals(PeerTable.XD) ? xd(offsets, run)
 											: streams(offsets, run);
 									for (int i = 0; i < STREAMS.size(); i++) {
@@ -125,6 +145,11 @@ final class PeerSuite {
 	 */
 	private record Hop(String side, String hop, String mode, int size, int partitions, long records, String round) {
 
+		/** What {@value #ONLY} is matched against, such as {@code XD bridge 100 B at-least-once 1p}. */
+		String key() {
+			return this.side + " " + this.hop + " " + this.size + " B " + this.mode + " " + this.partitions + "p";
+		}
+
 		String describe(String stream) {
 			return this.hop + ", " + this.size + " B, " + this.partitions + " partition(s), " + this.mode + ", "
 					+ this.side + " " + stream + " stream";
@@ -144,8 +169,12 @@ final class PeerSuite {
 				prepare(offsets, run, in, out);
 				singlenode.createStream(queue, "queue:" + queue + "in > " + (run.hop().equals("bridge") ? "bridge"
 						: "transform --expression=payload.toUpperCase()") + " > queue:" + queue + "out");
-				singlenode.deployStream(queue, run.mode().equals(PeerTable.EXACTLY_ONCE)
-						? "module." + run.hop() + ".consumer.transactional=true" : "");
+				String properties = String.join(",", Stream.of(run.mode().equals(PeerTable.EXACTLY_ONCE)
+						? "module." + run.hop() + ".consumer.transactional=true" : "", System.getenv()
+							.getOrDefault(XD_PROPERTIES, "").replace("<hop>", run.hop()))
+					.filter(s -> !s.isBlank())
+					.toList());
+				singlenode.deployStream(queue, properties);
 				rates.add(measure(offsets, run, stream, out, singlenode::isAlive, singlenode.log()));
 				singlenode.destroyStream(queue);
 				offsets.deleteTopics(List.of(in, out));
@@ -197,6 +226,23 @@ final class PeerSuite {
 		// only now: an instance whose source topic vanishes fails (MissingSourceTopicException)
 		offsets.deleteTopics(topicNames);
 		return rates;
+	}
+
+	private static Map<Integer, Long> recordsOverride(Map<Integer, Long> records) {
+		String text = System.getenv(RECORDS_OVERRIDE);
+		if (text == null || text.isBlank()) {
+			return records;
+		}
+		Map<Integer, Long> chosen = new HashMap<>(records);
+		for (String pair : text.split(",")) {
+			String[] parts = pair.trim().split("=");
+			if (parts.length != 2) {
+				throw new IllegalArgumentException(RECORDS_OVERRIDE + " takes SIZE=COUNT pairs, such as "
+						+ "100=2000000,1000=600000, not '" + text + "'");
+			}
+			chosen.put(Integer.valueOf(parts[0].trim()), Long.valueOf(parts[1].trim()));
+		}
+		return chosen;
 	}
 
 	/** Creates the input and output topics and fills the input with the case's records. */
