@@ -241,7 +241,8 @@ public final class KafkaMessageBus implements MessageBus {
 		}
 		Producer<byte[], byte[]> producer = this.producers.computeIfAbsent(producerSettings.clientConfig(),
 				config -> new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
-		return new KafkaProducerBinding(name, topic, partitions, tapTopic, this.taps, producer, producerSettings);
+		return new KafkaProducerBinding(name, topic, partitions, tapTopic, this.taps, producer, producerSettings,
+				() -> this.mayHandle.getAsBoolean());
 	}
 
 	private KafkaConsumerBinding bindConsumerTo(String name, String topic, String groupId, String offsetReset,
