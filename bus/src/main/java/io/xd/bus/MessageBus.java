@@ -1,5 +1,7 @@
 package io.xd.bus;
 
+import java.util.function.BooleanSupplier;
+
 import org.springframework.messaging.MessageHandler;
 
 import io.xd.core.BindingKeys;
@@ -79,6 +81,16 @@ public interface MessageBus extends AutoCloseable {
 	 * {@link Transport#bindingKeys()}, for an admin that checks deployments of streams it does not run.
 	 */
 	BindingKeys bindingKeys();
+
+	/**
+	 * Lets the consumers of this bus hand messages to their modules only while {@code mayHandle} says so: a container
+	 * that may have lost its place in the cluster (its lease on its ZooKeeper session ran out) must not handle messages
+	 * that the module's next owner will handle too. A consumer asks before each batch it hands over; while the answer
+	 * is no, it hands over nothing and leaves the messages to be delivered again (to itself later, or to whoever owns
+	 * them then), and stopping it does not wait to commit. By default (the local bus, in one process) it does nothing.
+	 */
+	default void fence(BooleanSupplier mayHandle) {
+	}
 
 	/** Unbinds everything and releases the bus's threads and connections. */
 	@Override

@@ -78,7 +78,7 @@ public class ContainerConfiguration {
 		ModuleLocator modules = new CustomModuleFetcher(client, registry, dataDirectory.resolve("module-cache"));
 		return new ContainerServer(client, attributes, new ModuleRunner(modules, bus, meters, dataDirectory, hostAccess,
 				services.getIfAvailable(() -> ModuleServices.NONE)),
-				rateInterval);
+				rateInterval, properties.getLeaseFraction());
 	}
 
 	/**

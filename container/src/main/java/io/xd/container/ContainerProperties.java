@@ -26,6 +26,13 @@ public class ContainerProperties {
 	/** Custom attributes, such as {@code xd.container.attributes.zone=east}. */
 	private Map<String, String> attributes = new LinkedHashMap<>();
 
+	/**
+	 * The part of the ZooKeeper session timeout the container runs its modules without hearing from ZooKeeper: when
+	 * this much of it has passed since ZooKeeper last answered, the container stops every module, before its session
+	 * may expire and the admin deploys them elsewhere. Above 0, at most 1.
+	 */
+	private double leaseFraction = ContainerServer.DEFAULT_LEASE_FRACTION;
+
 	public String getId() {
 		return this.id;
 	}
@@ -56,6 +63,14 @@ public class ContainerProperties {
 
 	public void setIp(String ip) {
 		this.ip = ip;
+	}
+
+	public double getLeaseFraction() {
+		return this.leaseFraction;
+	}
+
+	public void setLeaseFraction(double leaseFraction) {
+		this.leaseFraction = leaseFraction;
 	}
 
 	public Map<String, String> getAttributes() {

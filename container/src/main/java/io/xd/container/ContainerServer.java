@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -13,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -22,6 +24,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +51,24 @@ import io.xd.core.cluster.ModuleStatus;
  * its new session, registers again without taking up what is still allocated under its id: the leader drops those
  * allocations and allocates the modules afresh, so a module the leader has meanwhile moved to another container
  * never starts here again.
+ * <p>
+ * A container does not wait for ZooKeeper to tell it that its session is gone: it keeps a lease on the session
+ * ({@link SessionLease}, {@code xd.container.leaseFraction} of the session timeout, renewed by a read of its
+ * registration every quarter of that). When the lease runs out (ZooKeeper cut off, or this process paused), the
+ * container stops every module at once, before ZooKeeper may expire the session and the leader move the modules:
+ * their bus inputs hand nothing over from that instant ({@link ModuleRunner#fence}), and the stops are waited for at
+ * most until the session may expire. If ZooKeeper answers again in the same session, the container deploys again
+ * what is allocated to that registration; if the session is lost, it registers again as above.
  */
 public final class ContainerServer implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(ContainerServer.class);
+
+	/** The part of the session timeout a container runs its modules without hearing from ZooKeeper, by default. */
+	public static final double DEFAULT_LEASE_FRACTION = 0.66;
+
+	/** How often the lease is checked. */
+	private static final Duration LEASE_CHECK = Duration.ofMillis(50);
 
 	private final CuratorFramework client;
 
@@ -81,6 +98,23 @@ public final class ContainerServer implements AutoCloseable {
 
 	private final Map<String, RunningModule> modules = new LinkedHashMap<>();
 
+	private final SessionLease lease;
+
+	/** Renews and checks the lease, on a thread of its own that nothing else blocks. */
+	private final ScheduledExecutorService leaseKeeper;
+
+	/** Stops modules side by side, so that one that takes long (a commit waiting for a broker) delays no other. */
+	private final ExecutorService moduleStops;
+
+	/** Stops under way, by module id: a module is deployed again only once its earlier instance has stopped. */
+	private final Map<String, CompletableFuture<Void>> stoppingModules = new ConcurrentHashMap<>();
+
+	/** Whether the modules were stopped because the lease ran out, to be deployed again when it is renewed. */
+	private volatile boolean fenced;
+
+	/** Whether an allocation was not deployed because the lease had run out, to be deployed when it is renewed. */
+	private volatile boolean missed;
+
 	private final Map<String, ModuleStatus> statuses = new LinkedHashMap<>();
 
 	private final List<Allocation> initial = new ArrayList<>();
@@ -98,6 +132,27 @@ public final class ContainerServer implements AutoCloseable {
 	 */
 	public ContainerServer(CuratorFramework client, ContainerAttributes attributes, ModuleRunner runner,
 			Duration rateInterval) {
+		this(client, attributes, runner, rateInterval, DEFAULT_LEASE_FRACTION);
+	}
+
+	/**
+	 * @param rateInterval how often each module's message rate is measured and reported with its status
+	 * @param leaseFraction the part of the ZooKeeper session timeout the container runs its modules without hearing
+	 * from ZooKeeper ({@code xd.container.leaseFraction}), above 0 and at most 1
+	 */
+	public ContainerServer(CuratorFramework client, ContainerAttributes attributes, ModuleRunner runner,
+			Duration rateInterval, double leaseFraction) {
+		this.lease = new SessionLease(leaseFraction);
+		this.leaseKeeper = Executors.newSingleThreadScheduledExecutor(task -> {
+			Thread thread = new Thread(task, "xd-container-lease");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.moduleStops = Executors.newCachedThreadPool(task -> {
+			Thread thread = new Thread(task, "xd-container-module-stop");
+			thread.setDaemon(true);
+			return thread;
+		});
 		this.rateInterval = rateInterval;
 		this.rates = Executors.newSingleThreadScheduledExecutor(task -> {
 			Thread thread = new Thread(task, "xd-container-rates");
@@ -127,6 +182,7 @@ public final class ContainerServer implements AutoCloseable {
 	public void start() throws Exception {
 		String allocationsPath = ClusterPaths.allocations(id());
 		clearRuntimeNodes();
+		this.runner.fence(this.lease::valid);
 		register();
 		if (this.client.checkExists().forPath(allocationsPath) == null) {
 			this.client.create().creatingParentContainersIfNeeded().forPath(allocationsPath);
@@ -135,6 +191,9 @@ public final class ContainerServer implements AutoCloseable {
 			if (state == ConnectionState.LOST) {
 				// refuse every allocation from now on, even one whose deployment is queued or under way
 				this.registration = 0;
+				this.lease.end();
+				this.fenced = false;
+				this.missed = false;
 				this.stopping = this.stopper.submit(this::stopAfterSessionLoss);
 			}
 			else if (state == ConnectionState.RECONNECTED) {
@@ -153,6 +212,10 @@ public final class ContainerServer implements AutoCloseable {
 		this.allocations.start();
 		this.rates.scheduleWithFixedDelay(this::reportRates, this.rateInterval.toMillis(),
 				this.rateInterval.toMillis(), TimeUnit.MILLISECONDS);
+		long renewal = Math.max(50, (long) (sessionTimeoutMillis() * this.lease.fraction() / 4));
+		this.leaseKeeper.scheduleWithFixedDelay(this::renewLease, renewal, renewal, TimeUnit.MILLISECONDS);
+		this.leaseKeeper.scheduleWithFixedDelay(this::checkLease, LEASE_CHECK.toMillis(), LEASE_CHECK.toMillis(),
+				TimeUnit.MILLISECONDS);
 		logger.info("Container {} started with attributes {}", id(), this.attributes.asMap());
 	}
 
@@ -189,9 +252,25 @@ public final class ContainerServer implements AutoCloseable {
 			existing = new ArrayList<>(this.initial);
 			this.initial.clear();
 		}
-		existing.sort(Comparator.comparing((Allocation allocation) -> allocation.module().stream())
-			.thenComparing(Comparator.comparingInt((Allocation allocation) -> allocation.module().index()).reversed()));
+		sortForDeployment(existing);
 		existing.forEach(allocation -> this.worker.execute(() -> deploy(allocation)));
+	}
+
+	/** Each stream's modules last first, so that every consumer is bound before its producer starts. */
+	private static void sortForDeployment(List<Allocation> allocations) {
+		allocations.sort(Comparator.comparing((Allocation allocation) -> allocation.module().stream())
+			.thenComparing(Comparator.comparingInt((Allocation allocation) -> allocation.module().index()).reversed()));
+	}
+
+	/** The lease is renewed after it ran out: what is allocated to this registration is deployed again. */
+	private void takeUpAllocations() {
+		String root = ClusterPaths.allocations(id());
+		List<Allocation> allocated = new ArrayList<>();
+		this.allocations.stream()
+			.filter(node -> isChild(root, node) && node.getData() != null && node.getData().length > 0)
+			.forEach(node -> allocated.add(Allocation.of(node.getData())));
+		sortForDeployment(allocated);
+		allocated.forEach(this::deploy);
 	}
 
 	private void onRemoved(String root, ChildData node) {
@@ -214,11 +293,18 @@ public final class ContainerServer implements AutoCloseable {
 					(current == 0) ? "nothing (session lost)" : Allocation.sessionText(current));
 			return;
 		}
+		if (!this.lease.validOn(current)) {
+			this.missed = true;
+			logger.info("Not deploying module {} now: container {} has not heard from ZooKeeper within its lease; it "
+					+ "deploys it if ZooKeeper answers again in the same session", moduleId, id());
+			return;
+		}
 		synchronized (this) {
 			if (this.modules.containsKey(moduleId)) {
 				return;
 			}
 		}
+		awaitStopped(moduleId);
 		ModuleStatus status;
 		try {
 			RunningModule running = this.runner.deploy(deployment,
@@ -226,14 +312,15 @@ public final class ContainerServer implements AutoCloseable {
 			boolean registered;
 			synchronized (this) {
 				// the session may have been lost while the module started: then the stop did not see it
-				registered = this.registration == allocation.containerSession();
+				registered = this.registration == allocation.containerSession() && !this.fenced;
 				if (registered) {
 					this.modules.put(moduleId, running);
 				}
 			}
 			if (!registered) {
-				logger.info("Container {} lost its ZooKeeper session while deploying module {}: stopping it", id(),
-						moduleId);
+				logger.info("Container {} lost its ZooKeeper session or its lease on it while deploying module {}: "
+						+ "stopping it", id(), moduleId);
+				this.missed = true;
 				running.undeploy();
 				return;
 			}
@@ -366,6 +453,7 @@ public final class ContainerServer implements AutoCloseable {
 
 	private void register() throws Exception {
 		String path = ClusterPaths.container(id());
+		long sentAt = System.nanoTime();
 		// a node left by this container's previous process lives until that session expires: replace it
 		this.client.delete().quietly().forPath(path);
 		this.client.create()
@@ -373,7 +461,138 @@ public final class ContainerServer implements AutoCloseable {
 			.withMode(CreateMode.EPHEMERAL)
 			.forPath(path, ClusterJson.write(this.attributes));
 		Stat stat = this.client.checkExists().forPath(path);
+		if (stat != null) {
+			this.lease.renewed(stat.getEphemeralOwner(), sentAt, sessionTimeoutMillis());
+		}
 		this.registration = (stat == null) ? 0 : stat.getEphemeralOwner();
+	}
+
+	/** The session timeout ZooKeeper granted; the one asked for while there is no session. */
+	private long sessionTimeoutMillis() {
+		try {
+			ZooKeeper zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+			int timeout = zooKeeper.getSessionTimeout();
+			return (timeout > 0) ? timeout : this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+		}
+		catch (Exception ex) {
+			return this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+		}
+	}
+
+	/**
+	 * Reads the registration node without waiting: when ZooKeeper answers in the registration's session, the lease
+	 * lasts from the moment the read was sent.
+	 */
+	private void renewLease() {
+		long session = this.registration;
+		if (session == 0) {
+			return;
+		}
+		try {
+			ZooKeeper zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+			if (zooKeeper.getSessionId() != session || !zooKeeper.getState().isConnected()) {
+				return;
+			}
+			long sentAt = System.nanoTime();
+			String path = ZKPaths.fixForNamespace(this.client.getNamespace(), ClusterPaths.container(id()));
+			zooKeeper.exists(path, false, (code, node, context, stat) -> {
+				if (code == KeeperException.Code.OK.intValue() && stat != null && stat.getEphemeralOwner() == session) {
+					this.lease.renewed(session, sentAt, zooKeeper.getSessionTimeout());
+				}
+			}, null);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not renew the lease of container {}", id(), ex);
+		}
+	}
+
+	/**
+	 * Stops the modules when the lease ran out, and deploys again what is allocated when it is renewed in the same
+	 * session. After the session is lost, {@link #stopAfterSessionLoss()} and the new registration do the rest.
+	 */
+	private void checkLease() {
+		if (this.registration == 0) {
+			return;
+		}
+		if (this.lease.valid()) {
+			if (this.fenced || this.missed) {
+				this.fenced = false;
+				this.missed = false;
+				logger.info("Container {} hears from ZooKeeper again in the same session: it deploys what is "
+						+ "allocated to it", id());
+				this.worker.execute(this::takeUpAllocations);
+			}
+			return;
+		}
+		if (!this.fenced) {
+			this.fenced = true;
+			long timeout = sessionTimeoutMillis();
+			logger.error("Container {} has not heard from ZooKeeper for {} ms ({} of its {} ms session timeout, "
+					+ "xd.container.leaseFraction): stopping its modules before its session may expire and the admin "
+					+ "deploys them elsewhere", id(), this.lease.millisSinceRenewed(timeout), this.lease.fraction(),
+					timeout);
+			this.stopper.execute(this::stopOnLeaseExpiry);
+		}
+	}
+
+	/**
+	 * The lease ran out: every module is stopped, their inputs already handing nothing over (the bus's fence); the
+	 * stops are waited for until the session may expire at most, and go on in the background after that.
+	 */
+	private void stopOnLeaseExpiry() {
+		Map<String, RunningModule> running;
+		synchronized (this) {
+			running = new LinkedHashMap<>(this.modules);
+			this.modules.clear();
+			this.statuses.clear();
+		}
+		if (running.isEmpty()) {
+			return;
+		}
+		long started = System.nanoTime();
+		CompletableFuture<Void> all = stopEach(running);
+		try {
+			all.get(Math.max(1, this.lease.nanosUntilSessionMayExpire()), TimeUnit.NANOSECONDS);
+			logger.info("Container {} stopped its {} modules in {} ms after its lease ran out", id(), running.size(),
+					(System.nanoTime() - started) / 1_000_000);
+		}
+		catch (TimeoutException ex) {
+			logger.warn("Container {} is still stopping modules {} {} ms after its lease ran out; their inputs hand "
+					+ "nothing over", id(), this.stoppingModules.keySet(), (System.nanoTime() - started) / 1_000_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException ex) {
+			logger.warn("Container {} could not stop every module", id(), ex.getCause());
+		}
+	}
+
+	/** Stops each module on a thread of its own; the future completes when all have stopped. */
+	private CompletableFuture<Void> stopEach(Map<String, RunningModule> running) {
+		List<CompletableFuture<Void>> stops = new ArrayList<>();
+		running.forEach((moduleId, module) -> {
+			CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> {
+				try {
+					module.undeploy();
+				}
+				catch (Throwable ex) {
+					logger.warn("Module {} did not stop cleanly", moduleId, ex);
+				}
+			}, this.moduleStops);
+			this.stoppingModules.put(moduleId, stop);
+			stop.whenComplete((done, failure) -> this.stoppingModules.remove(moduleId, stop));
+			stops.add(stop);
+		});
+		return CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new));
+	}
+
+	/** Waits until an earlier instance of the module, stopping after the lease ran out, has stopped. */
+	private void awaitStopped(String moduleId) {
+		CompletableFuture<Void> stop = this.stoppingModules.get(moduleId);
+		if (stop != null) {
+			stop.join();
+		}
 	}
 
 	/**
@@ -391,14 +610,9 @@ public final class ContainerServer implements AutoCloseable {
 		}
 		logger.error("Container {} lost its ZooKeeper session: stopping its {} modules, which the admin deploys "
 				+ "elsewhere", id(), running.size());
-		running.forEach((moduleId, module) -> {
-			try {
-				module.undeploy();
-			}
-			catch (Throwable ex) {
-				logger.warn("Module {} did not stop cleanly", moduleId, ex);
-			}
-		});
+		stopEach(running);
+		// never registered again while a module of the lost registration may still run, stopped here or earlier
+		this.stoppingModules.values().forEach(CompletableFuture::join);
 	}
 
 	private void reregister() {
@@ -458,6 +672,7 @@ public final class ContainerServer implements AutoCloseable {
 			this.allocations.close();
 		}
 		this.rates.shutdownNow();
+		this.leaseKeeper.shutdownNow();
 		this.stopper.shutdown();
 		this.worker.shutdown();
 		try {
@@ -475,6 +690,8 @@ public final class ContainerServer implements AutoCloseable {
 		running.sort(Comparator.comparing((RunningModule module) -> module.deployment().stream())
 			.thenComparingInt(module -> module.deployment().index()));
 		running.forEach(RunningModule::undeploy);
+		this.stoppingModules.values().forEach(CompletableFuture::join);
+		this.moduleStops.shutdown();
 		try {
 			this.client.delete().quietly().forPath(ClusterPaths.container(id()));
 			this.client.delete().quietly().deletingChildrenIfNeeded().forPath(ClusterPaths.runtime(id()));

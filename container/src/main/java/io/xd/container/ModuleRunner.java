@@ -2,6 +2,7 @@ package io.xd.container;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -172,6 +173,14 @@ public final class ModuleRunner {
 			running.undeploy();
 			throw new IllegalStateException("Module " + deployment.moduleId() + " cannot be linked: " + ex, ex);
 		}
+	}
+
+	/**
+	 * Lets the modules' inputs hand them messages only while {@code mayHandle} says so (see
+	 * {@link MessageBus#fence}).
+	 */
+	public void fence(BooleanSupplier mayHandle) {
+		this.bus.fence(mayHandle);
 	}
 
 	private ProducerBinding bindOutput(ModuleDeployment deployment, SendCounter counter) {

@@ -56,6 +56,9 @@ class ZooKeeperRestartIntegrationTests {
 		XdProcess node = this.processes.fork("singlenode", "singlenode", List.of(
 				"--spring.config.import=", "--server.port=" + port,
 				"--xd.data.dir=" + nodeData, "--zk.client.connect=127.0.0.1:" + zkPort,
+				// a lease of the whole session timeout (6 s): a ZooKeeper slow to start again on a busy machine must not
+				// make this test about the container's lease, which stops the modules after 4 s by default
+				"--xd.container.leaseFraction=1",
 				"--xd.modules.file.roots=" + this.data.resolve("out")));
 		node.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		AdminApi api = AdminApi.local("http://127.0.0.1:" + port, nodeData);

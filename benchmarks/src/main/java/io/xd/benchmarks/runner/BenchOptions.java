@@ -40,11 +40,12 @@ final class BenchOptions {
 	 * @param help whether help was asked for
 	 * @param seed the {@code chaos} suite's {@code --seed}, or {@code null} for a random one
 	 * @param duration the {@code chaos} suite's {@code --duration}, or {@code null} for its default
+	 * @param brokers the {@code chaos} suite's {@code --brokers}: 1 (the default) or 3
 	 */
-	record XdBench(boolean quick, List<String> suites, boolean help, Long seed, Duration duration) {
+	record XdBench(boolean quick, List<String> suites, boolean help, Long seed, Duration duration, int brokers) {
 
 		XdBench(boolean quick, List<String> suites, boolean help) {
-			this(quick, suites, help, null, null);
+			this(quick, suites, help, null, null, 1);
 		}
 	}
 
@@ -63,11 +64,22 @@ final class BenchOptions {
 		boolean quick = false;
 		Long seed = null;
 		Duration duration = null;
+		int brokers = 1;
 		List<String> suites = new ArrayList<>();
 		for (int i = 0; i < args.length; i++) {
 			String arg = args[i];
 			if (arg.equals("--quick")) {
 				quick = true;
+			}
+			else if (arg.equals("--brokers")) {
+				if (i + 1 >= args.length) {
+					throw new IllegalArgumentException(arg + " needs a value (see --help)");
+				}
+				String value = args[++i];
+				if (!value.equals("1") && !value.equals("3")) {
+					throw new IllegalArgumentException("--brokers takes 1 or 3, not '" + value + "'");
+				}
+				brokers = Integer.parseInt(value);
 			}
 			else if (arg.equals("--seed") || arg.equals("--duration")) {
 				if (i + 1 >= args.length) {
@@ -96,7 +108,7 @@ final class BenchOptions {
 				throw new IllegalArgumentException("Unknown argument: " + arg + " (see --help)");
 			}
 		}
-		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false, seed, duration);
+		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false, seed, duration, brokers);
 	}
 
 	/** {@code 90s}, {@code 10m}, {@code 1h}: a positive whole number of seconds, minutes or hours. */

@@ -14,7 +14,7 @@ import io.xd.benchmarks.BenchReport;
 public final class BenchRunner {
 
 	private static final String USAGE = """
-			Usage: bin/xd-bench [--quick] [--seed N] [--duration D] [SUITE ...]
+			Usage: bin/xd-bench [--quick] [--seed N] [--duration D] [--brokers 1|3] [SUITE ...]
 
 			Suites (default: these, in this order), with the time each took under --quick on 2 vCPUs (2026-11-26):
 			  direct      (9 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's published figure
@@ -34,16 +34,18 @@ public final class BenchRunner {
 			              and a later stream of a fresh JVM, the two alternating: 1 and 3 partitions, 1 000 000 records
 			              of 100 B and 300 000 of 1 000 B, one round (about 20 minutes on 2 vCPUs); --quick: 1 partition,
 			              200 000 and 60 000 records (about 4 minutes)
-			  chaos       faults together for --duration (default 10m; --quick 2m): a cluster of its own (ZooKeeper, a
-			              Kafka broker, two admins, three containers, each a process), one stream per delivery mode
-			              (at-least-once, noLoss, exactly-once) carrying sequence numbers, and a fault every 4-9 s drawn
-			              from --seed (default random, printed): SIGKILL, SIGTERM and SIGSTOP/SIGCONT of containers and of
-			              the leading admin, SIGKILL and SIGTERM of the broker and of ZooKeeper, a container cut off from
-			              ZooKeeper (not Kafka); then recovery and the whole history checked. Exit status 1 on any loss, any duplicate under exactly-once, or two
+			  chaos       faults together for --duration (default 10m; --quick 2m): a cluster of its own (ZooKeeper, one
+			              or three Kafka brokers, two admins, three containers, each a process), one stream per delivery
+			              mode (at-least-once, noLoss, exactly-once) carrying sequence numbers, and a fault every 4-9 s drawn
+			              from --seed (default random, printed): SIGKILL, SIGTERM and SIGSTOP/SIGCONT of containers, of
+			              the leading admin, of a broker and of ZooKeeper, a container cut off from ZooKeeper (not Kafka),
+			              a broker's full disk (a tmpfs; skipped, and said, where mount is refused); then recovery and the whole history checked. Exit status 1 on any loss, any duplicate under exactly-once, or two
 			              instances of one module at once. About 3.5 minutes with --quick, 13 without.
 
 			--seed N      the chaos suite's fault schedule (the same seed and duration give the same schedule)
 			--duration D  how long the chaos suite injects faults: 90s, 10m, 1h
+			--brokers N   the chaos suite's Kafka brokers: 1 (default) or 3 (topics of 3 replicas, min.insync.replicas 2;
+			              broker faults hit one broker at a time)
 
 			--quick runs every suite briefly (the whole default run took 12 min 12 s on 2 vCPUs on 2026-11-26); without it
 			runs last longer.
@@ -74,7 +76,7 @@ public final class BenchRunner {
 				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
 				case "peer" -> new PeerSuite(bench, options.quick(), work).run();
 				case "chaos" -> failures.addAll(new ChaosSuite(bench, options.quick(), bench.freshDirectory("chaos"),
-						options.seed(), options.duration()).run());
+						options.seed(), options.duration(), options.brokers()).run());
 				default -> throw new IllegalStateException("no suite " + suite);
 			}
 		}

@@ -10,11 +10,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.common.Uuid;
 
 /**
  * The {@code chaos} suite's cluster, each server a process of its own on 127.0.0.1: a ZooKeeper server ({@code xd.jar
- * zookeeper}), one Kafka broker ({@code bin/kafka-local} with a port and directory of its own), two admins and three
- * containers on the Kafka transport. Every server keeps its port and data directory across restarts; each start of an
+ * zookeeper}), one or three Kafka brokers ({@code bin/kafka-local} with ports and a directory of their own; three form
+ * one KRaft quorum, each broker and controller, with topics of three replicas and {@code min.insync.replicas} 2), two
+ * admins and three containers on the Kafka transport. Each broker's data directory is a small tmpfs of its own when
+ * this process may mount one (the suite's full-disk faults fill it); otherwise a plain directory, and those faults are
+ * skipped. Every server keeps its port and data directory across restarts; each start of an
  * XD server logs to a file of its own ({@code <name>-<n>.log}).
  */
 final class ChaosCluster implements AutoCloseable {
@@ -25,26 +31,54 @@ final class ChaosCluster implements AutoCloseable {
 
 	static final Duration SESSION_TIMEOUT = Duration.ofSeconds(6);
 
+	/** The size of each broker's data directory (a tmpfs), which a full-disk fault fills. */
+	static final String BROKER_DISK_SIZE = "160m";
+
 	private final Bench bench;
 
 	private final Path work;
 
 	final ZooKeeperNode zooKeeper;
 
-	final BrokerNode broker;
+	final List<BrokerNode> brokerNodes = new ArrayList<>();
+
+	/** Why the brokers' data directories are not tmpfs mounts of their own (full-disk faults skipped); null if they are. */
+	volatile String noDiskFaults;
 
 	final List<XdNode> admins = new ArrayList<>();
 
 	final List<XdNode> containers = new ArrayList<>();
 
+	/** The KRaft cluster id every broker is formatted with. */
+	private final String clusterId = Uuid.randomUuid().toString();
+
+	/** The properties of three brokers: every topic, internal ones too, with three replicas, two in sync. */
+	private Path replicatedProperties() throws IOException {
+		Path file = this.work.resolve("replicated-broker.properties");
+		if (!Files.exists(file)) {
+			Files.writeString(file, String.join("\n", "offsets.topic.replication.factor=3",
+					"transaction.state.log.replication.factor=3", "transaction.state.log.min.isr=2",
+					"share.coordinator.state.topic.replication.factor=3", "share.coordinator.state.topic.min.isr=2",
+					"default.replication.factor=3", "min.insync.replicas=2", ""));
+		}
+		return file;
+	}
+
 	/** Stops the cluster when the runner is interrupted (Ctrl-C, SIGTERM). */
 	private final Thread stopOnExit = new Thread(this::stopAll, "stop-chaos-cluster");
 
-	ChaosCluster(Bench bench, Path work) {
+	ChaosCluster(Bench bench, Path work, int brokers) {
 		this.bench = bench;
 		this.work = work;
 		this.zooKeeper = new ZooKeeperNode(Net.freePort(12181));
-		this.broker = new BrokerNode(Net.freePort(19092), Net.freePort(19192));
+		int brokerPort = 19092;
+		int controllerPort = 19192;
+		for (int i = 1; i <= brokers; i++) {
+			brokerPort = Net.freePort(brokerPort);
+			controllerPort = Net.freePort(controllerPort);
+			this.brokerNodes.add(new BrokerNode((brokers == 1) ? "broker" : "broker" + i, i, brokerPort++,
+					controllerPort++));
+		}
 		int port = 19393;
 		for (int i = 1; i <= 2; i++) {
 			port = Net.freePort(port) ;
@@ -61,8 +95,14 @@ final class ChaosCluster implements AutoCloseable {
 		Runtime.getRuntime().addShutdownHook(this.stopOnExit);
 	}
 
+	/** The bootstrap servers: every broker. */
 	String brokers() {
-		return "127.0.0.1:" + this.broker.port;
+		return this.brokerNodes.stream().map(broker -> "127.0.0.1:" + broker.port).collect(Collectors.joining(","));
+	}
+
+	/** The replicas of each topic: three with three brokers. */
+	short replicas() {
+		return (short) ((this.brokerNodes.size() >= 3) ? 3 : 1);
 	}
 
 	/** Starts every server, ZooKeeper and the broker first, the containers last (each through its ZooKeeper proxy). */
@@ -70,10 +110,12 @@ final class ChaosCluster implements AutoCloseable {
 		for (XdNode container : this.containers) {
 			container.zooKeeperProxy = new CuttableProxy(container.zooKeeperPort, this.zooKeeper.port);
 		}
-		this.bench.progress("chaos: starting ZooKeeper on 127.0.0.1:" + this.zooKeeper.port + " and a Kafka broker on "
-				+ brokers());
+		this.bench.progress("chaos: starting ZooKeeper on 127.0.0.1:" + this.zooKeeper.port + " and "
+				+ this.brokerNodes.size() + " Kafka broker(s) on " + brokers());
 		this.zooKeeper.start();
-		this.broker.start();
+		mountBrokerDisks();
+		// a quorum of three answers only once two of its controllers are up: the brokers start together
+		together(this.brokerNodes, Node::start);
 		this.bench.progress("chaos: starting the admins and the containers together");
 		List<Node> servers = new ArrayList<>(this.admins);
 		servers.addAll(this.containers);
@@ -122,10 +164,42 @@ final class ChaosCluster implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Mounts a tmpfs of {@value #BROKER_DISK_SIZE} on each broker's data directory, so that a fault can fill it; when
+	 * the mount is refused (not root, no such capability), says why in {@link #noDiskFaults}.
+	 */
+	private void mountBrokerDisks() throws IOException, InterruptedException {
+		for (BrokerNode broker : this.brokerNodes) {
+			Path data = broker.data();
+			Files.createDirectories(data);
+			String refused = command("mount", "-t", "tmpfs", "-o", "size=" + BROKER_DISK_SIZE, "tmpfs",
+					data.toString());
+			if (refused != null) {
+				this.noDiskFaults = "mount -t tmpfs on " + data + " was refused: " + refused;
+				this.bench.progress("chaos: full-disk faults are skipped: " + this.noDiskFaults);
+				return;
+			}
+			broker.mounted = true;
+		}
+		this.bench.progress("chaos: each broker's data directory is a tmpfs of " + BROKER_DISK_SIZE);
+	}
+
+	/** Runs a command; null when it succeeded, else what it printed (or its status). */
+	private static String command(String... command) throws IOException, InterruptedException {
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+		if (!process.waitFor(30, TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+			return "no answer within 30 s";
+		}
+		return (process.exitValue() == 0) ? null
+				: output.isEmpty() ? "status " + process.exitValue() : output.lines().findFirst().orElse(output);
+	}
+
 	List<Node> all() {
 		List<Node> all = new ArrayList<>();
 		all.add(this.zooKeeper);
-		all.add(this.broker);
+		all.addAll(this.brokerNodes);
 		all.addAll(this.admins);
 		all.addAll(this.containers);
 		return all;
@@ -172,8 +246,17 @@ final class ChaosCluster implements AutoCloseable {
 		servers.addAll(this.admins);
 		try {
 			together(servers, ChaosCluster::stopQuietly);
-			stopQuietly(this.broker);
+			together(this.brokerNodes, ChaosCluster::stopQuietly);
 			stopQuietly(this.zooKeeper);
+			for (BrokerNode broker : this.brokerNodes) {
+				if (broker.mounted) {
+					broker.freeDisk();
+					String refused = command("umount", broker.data().toString());
+					if (refused != null) {
+						System.err.println("Could not unmount " + broker.data() + ": " + refused);
+					}
+				}
+			}
 			for (XdNode container : this.containers) {
 				if (container.zooKeeperProxy != null) {
 					container.zooKeeperProxy.close();
@@ -200,7 +283,7 @@ final class ChaosCluster implements AutoCloseable {
 
 	/** Where a server is. */
 	enum State {
-		UP, DOWN, PAUSED, STARTING, CUT_OFF
+		UP, DOWN, PAUSED, STARTING, CUT_OFF, DISK_FULL
 	}
 
 	/** One server of the cluster: started, signalled, started again. */
@@ -324,17 +407,62 @@ final class ChaosCluster implements AutoCloseable {
 		}
 	}
 
-	/** The Kafka broker, through {@code bin/kafka-local} (a KRaft node that is broker and controller). */
+	/** A Kafka broker, through {@code bin/kafka-local} (a KRaft node that is broker and controller). */
 	final class BrokerNode extends Node {
+
+		private final int nodeId;
 
 		private final int controllerPort;
 
 		private final Path dir;
 
-		BrokerNode(int port, int controllerPort) {
-			super("broker", port);
+		/** Whether its data directory is a tmpfs of its own, which a fault may fill. */
+		volatile boolean mounted;
+
+		BrokerNode(String name, int nodeId, int port, int controllerPort) {
+			super(name, port);
+			this.nodeId = nodeId;
 			this.controllerPort = controllerPort;
-			this.dir = ChaosCluster.this.work.resolve("kafka");
+			this.dir = ChaosCluster.this.work.resolve((nodeId == 1) ? "kafka" : "kafka-" + nodeId);
+		}
+
+		/** The broker's data directory (its log.dirs). */
+		Path data() {
+			return this.dir.resolve("data");
+		}
+
+		private Path filler() {
+			return data().resolve("chaos-filler");
+		}
+
+		/** Fills its data directory with a file of the suite's until no byte is left; returns the bytes written. */
+		long fillDisk() throws IOException {
+			long written = 0;
+			byte[] block = new byte[1 << 20];
+			try (java.io.OutputStream out = Files.newOutputStream(filler())) {
+				while (true) {
+					out.write(block);
+					written += block.length;
+				}
+			}
+			catch (IOException ex) {
+				if (written == 0 && !Files.exists(filler())) {
+					throw ex;
+				}
+				// no space left: full
+			}
+			return written;
+		}
+
+		/** Removes the filler file. */
+		void freeDisk() throws IOException {
+			Files.deleteIfExists(filler());
+		}
+
+		/** Whether its process is alive. */
+		boolean alive() {
+			long pid = pid();
+			return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
 		}
 
 		@Override
@@ -372,8 +500,17 @@ final class ChaosCluster implements AutoCloseable {
 			env.put("KAFKA_PORT", Integer.toString(this.port));
 			env.put("KAFKA_CONTROLLER_PORT", Integer.toString(this.controllerPort));
 			env.put("XD_KAFKA_DIR", this.dir.toString());
-			env.put("KAFKA_BROKER_JAVA_OPTS", "-Xms512m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "
-					+ "-Djava.awt.headless=true");
+			int brokers = ChaosCluster.this.brokerNodes.size();
+			String heap = (brokers == 1) ? "-Xms512m -Xmx512m" : "-Xms256m -Xmx384m";
+			env.put("KAFKA_BROKER_JAVA_OPTS", heap + " -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true");
+			if (brokers > 1) {
+				env.put("KAFKA_NODE_ID", Integer.toString(this.nodeId));
+				env.put("KAFKA_QUORUM_VOTERS", ChaosCluster.this.brokerNodes.stream()
+					.map(broker -> broker.nodeId + "@127.0.0.1:" + broker.controllerPort)
+					.collect(Collectors.joining(",")));
+				env.put("KAFKA_CLUSTER_ID", ChaosCluster.this.clusterId);
+				env.put("KAFKA_EXTRA_PROPERTIES", ChaosCluster.this.replicatedProperties().toString());
+			}
 			return builder.start().waitFor();
 		}
 	}
@@ -411,6 +548,9 @@ final class ChaosCluster implements AutoCloseable {
 			args.addAll(List.of("--zk.client.connect=127.0.0.1:" + zooKeeper,
 					"--zk.sessionTimeout=" + SESSION_TIMEOUT.toSeconds() + "s", "--transport=kafka",
 					"--xd.messagebus.kafka.brokers=" + brokers(), "--logging.level.org.apache.kafka=WARN"));
+			if (replicas() > 1) {
+				args.add("--xd.messagebus.kafka.default.replicationFactor=" + replicas());
+			}
 			if (this.mode.equals("container")) {
 				args.add("--xd.container.id=" + this.name);
 			}

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.xd.benchmarks.runner.ChaosCluster.BrokerNode;
 import io.xd.benchmarks.runner.ChaosCluster.Node;
 import io.xd.benchmarks.runner.ChaosCluster.State;
 import io.xd.benchmarks.runner.ChaosCluster.XdNode;
@@ -74,6 +75,9 @@ final class ChaosSuite {
 
 	private final Duration duration;
 
+	/** How many Kafka brokers: 1, or 3 (topics of three replicas, two in sync). */
+	private final int brokers;
+
 	private final Map<String, ChaosHistory> histories = new LinkedHashMap<>();
 
 	private final List<FaultRun> faultRuns = new CopyOnWriteArrayList<>();
@@ -81,6 +85,9 @@ final class ChaosSuite {
 	private final List<String> overlaps = new CopyOnWriteArrayList<>();
 
 	private final List<String> registeredTwice = new CopyOnWriteArrayList<>();
+
+	/** Per module, the longest time it was held by two containers, from the first sample to the last in a row. */
+	private final Map<String, Long> longestTwiceMillis = new java.util.concurrent.ConcurrentHashMap<>();
 
 	/** Samples where a module handled messages on two containers, not in the sample before: a hand-off, or not. */
 	private final List<String> handledTwiceOnce = new CopyOnWriteArrayList<>();
@@ -102,7 +109,8 @@ final class ChaosSuite {
 
 	private long loadStart;
 
-	ChaosSuite(Bench bench, boolean quick, Path work, Long seed, Duration duration) {
+	ChaosSuite(Bench bench, boolean quick, Path work, Long seed, Duration duration, int brokers) {
+		this.brokers = brokers;
 		this.bench = bench;
 		this.quick = quick;
 		this.work = work;
@@ -129,15 +137,16 @@ final class ChaosSuite {
 				+ this.duration.toSeconds() + "s chaos repeats this schedule), " + schedule.size() + " faults over "
 				+ this.duration.toSeconds() + " s");
 		String run = this.bench.runId();
-		try (ChaosCluster cluster = new ChaosCluster(this.bench, this.work)) {
+		String noDiskFaults;
+		try (ChaosCluster cluster = new ChaosCluster(this.bench, this.work, this.brokers)) {
 			cluster.start();
 			List<Thread> threads = new ArrayList<>();
 			List<KafkaProducer<String, String>> producers = new ArrayList<>();
 			try (KafkaOffsets topics = new KafkaOffsets(cluster.brokers())) {
 				for (String mode : MODES.keySet()) {
 					String stream = streamName(mode, run);
-					topics.createTopic(inputTopic(stream), 1);
-					topics.createTopic(outputTopic(stream), 1);
+					topics.createTopic(inputTopic(stream), 1, cluster.replicas());
+					topics.createTopic(outputTopic(stream), 1, cluster.replicas());
 					Singlenode admin = cluster.anyAdmin();
 					admin.createStream(stream, "queue:" + stream + "-in > filter --expression=true | bridge > queue:"
 							+ stream + "-out");
@@ -203,10 +212,11 @@ final class ChaosSuite {
 				thread.join(10_000);
 			}
 			sampler.join(10_000);
+			noDiskFaults = cluster.noDiskFaults;
 			this.bench.progress("chaos: " + this.samples + " samples of the modules' containers (" + this.sampleErrors
 					+ " reads of a container failed, the last: " + this.lastSampleError + "); last: " + this.placement);
 		}
-		return report(schedule);
+		return report(schedule, noDiskFaults);
 	}
 
 	private static String streamName(String mode, String run) {
@@ -348,6 +358,7 @@ final class ChaosSuite {
 		Map<String, Set<String>> previous = Map.of();
 		Map<String, Set<String>> previousHandling = Map.of();
 		Map<String, Double> counts = new HashMap<>();
+		Map<String, Long> twiceSince = new HashMap<>();
 		while (!Thread.currentThread().isInterrupted()) {
 			Map<String, Set<String>> where = new TreeMap<>();
 			Map<String, Set<String>> handling = new TreeMap<>();
@@ -394,7 +405,13 @@ final class ChaosSuite {
 					this.bench.progress("chaos: handled on two containers in one sample: " + overlap);
 				}
 			}
+			long now = millis();
+			twiceSince.keySet().removeIf(module -> where.getOrDefault(module, Set.of()).size() < 2);
 			for (Map.Entry<String, Set<String>> entry : where.entrySet()) {
+				if (entry.getValue().size() > 1) {
+					long since = twiceSince.computeIfAbsent(entry.getKey(), module -> now);
+					this.longestTwiceMillis.merge(entry.getKey(), now - since, Math::max);
+				}
 				if (entry.getValue().size() > 1 && previous.getOrDefault(entry.getKey(), Set.of()).size() > 1) {
 					String twice = at + ": " + entry.getKey() + " registered on " + entry.getValue() + ", handling on "
 							+ handling.getOrDefault(entry.getKey(), Set.of());
@@ -415,9 +432,21 @@ final class ChaosSuite {
 	private void inject(ChaosCluster cluster, Fault fault) throws IOException, InterruptedException {
 		Node target = target(cluster, fault);
 		long at = millis();
-		State during = fault.kind().cut() ? State.CUT_OFF : fault.kind().pause() ? State.PAUSED : State.DOWN;
-		if (target == null || !target.take(State.UP, during)) {
-			this.bench.progress("chaos: fault " + fault + ": skipped, no such server up");
+		State during = fault.kind().cut() ? State.CUT_OFF : fault.kind().diskFull() ? State.DISK_FULL
+				: fault.kind().pause() ? State.PAUSED : State.DOWN;
+		String skipped = null;
+		if (fault.kind().diskFull() && cluster.noDiskFaults != null) {
+			skipped = "no full disk here: " + cluster.noDiskFaults;
+		}
+		else if (fault.kind().target == ChaosSchedule.Target.BROKER
+				&& cluster.brokerNodes.stream().anyMatch(broker -> broker != target && broker.state() != State.UP)) {
+			skipped = "one broker at a time, and another is not up";
+		}
+		if (skipped == null && (target == null || !target.take(State.UP, during))) {
+			skipped = "no such server up";
+		}
+		if (skipped != null) {
+			this.bench.progress("chaos: fault " + fault + ": skipped, " + skipped);
 			this.faultRuns.add(new FaultRun(fault, "-", at, true));
 			return;
 		}
@@ -425,6 +454,10 @@ final class ChaosSuite {
 		this.faultRuns.add(new FaultRun(fault, target.name, at, false));
 		if (fault.kind().cut()) {
 			((XdNode) target).zooKeeperProxy.cut();
+		}
+		else if (fault.kind().diskFull()) {
+			long written = ((BrokerNode) target).fillDisk();
+			this.bench.progress("chaos: " + target.name + "'s disk full (" + (written >> 20) + " MB of filler)");
 		}
 		else {
 			target.signal(fault.kind().signal);
@@ -435,6 +468,19 @@ final class ChaosSuite {
 				((XdNode) target).zooKeeperProxy.restore();
 				target.state(State.UP);
 				this.bench.progress("chaos: " + target.name + " reaches ZooKeeper again");
+			}
+			else if (fault.kind().diskFull()) {
+				BrokerNode broker = (BrokerNode) target;
+				broker.freeDisk();
+				if (broker.alive()) {
+					target.state(State.UP);
+					this.bench.progress("chaos: " + target.name + "'s disk freed; it ran through it");
+				}
+				else {
+					this.bench.progress("chaos: " + target.name + "'s disk freed; it had stopped: starting it again");
+					target.state(State.STARTING);
+					startAgain(target);
+				}
 			}
 			else if (fault.kind().pause()) {
 				target.signal("CONT");
@@ -478,7 +524,7 @@ final class ChaosSuite {
 	private static Node target(ChaosCluster cluster, Fault fault) {
 		return switch (fault.kind().target) {
 			case ZOOKEEPER -> cluster.zooKeeper;
-			case BROKER -> cluster.broker;
+			case BROKER -> cluster.brokerNodes.get(fault.container() % cluster.brokerNodes.size());
 			case LEADER_ADMIN -> cluster.leader().orElse(null);
 			case CONTAINER -> {
 				for (int i = 0; i < cluster.containers.size(); i++) {
@@ -510,8 +556,25 @@ final class ChaosSuite {
 		return (count == 0) ? "never" : count + " samples";
 	}
 
+	/** How many samples found a module of the mode's stream registered twice (two in a row). */
+	private long registeredTwiceSamples(String mode) {
+		String stream = streamName(mode, this.bench.runId()) + "/";
+		return this.registeredTwice.stream().filter(twice -> twice.contains(stream)).count();
+	}
+
+	/** The longest time a module of the mode's stream was held by two containers (0 when never). */
+	private long longestRegisteredTwiceMillis(String mode) {
+		String stream = streamName(mode, this.bench.runId()) + "/";
+		return this.longestTwiceMillis.entrySet()
+			.stream()
+			.filter(entry -> entry.getKey().startsWith(stream))
+			.mapToLong(Map.Entry::getValue)
+			.max()
+			.orElse(0);
+	}
+
 	/** Writes {@code chaos.json}, prints the table; returns the failures. */
-	private List<String> report(List<Fault> schedule) throws IOException {
+	private List<String> report(List<Fault> schedule, String noDiskFaults) throws IOException {
 		List<String> failures = new ArrayList<>();
 		SuiteJson json = new SuiteJson(this.bench, "chaos", "Faults together: every message counted")
 			.note("Seed " + this.seed + ": bin/xd-bench --seed " + this.seed + " --duration "
@@ -519,9 +582,17 @@ final class ChaosSuite {
 					+ " faults over " + this.duration.toSeconds() + " s, one every 4-9 s, each kind once per round: "
 					+ "SIGKILL, SIGTERM and SIGSTOP of a container and of the leading admin (SIGCONT after the "
 					+ ChaosCluster.SESSION_TIMEOUT.toSeconds() + " s ZooKeeper session timeout and 2-6 s more), "
-					+ "SIGKILL and SIGTERM of the broker and of ZooKeeper, a container cut off from ZooKeeper (not "
-					+ "Kafka) for as long as a pause; a stopped server is started again after 1-5 s.")
-			.note("Cluster: ZooKeeper, one Kafka broker (bin/kafka-local), two admins, three containers, each its own "
+					+ "SIGKILL, SIGTERM and SIGSTOP of a broker and of ZooKeeper, a container cut off from ZooKeeper "
+					+ "(not Kafka) and a broker's full disk (its data directory, a " + ChaosCluster.BROKER_DISK_SIZE
+					+ " tmpfs, filled by a file) for as long as a pause; a stopped server is started again after 1-5 "
+					+ "s, a broker that died of its full disk once the disk is freed"
+					+ ((this.brokers > 1) ? "; broker faults hit one broker at a time (skipped while another is not up)"
+							: "") + ".")
+			.note((noDiskFaults == null) ? "Full-disk faults: applied (each broker's data directory a tmpfs)."
+					: "Full-disk faults: SKIPPED, " + noDiskFaults + ".")
+			.note("Cluster: ZooKeeper, " + ((this.brokers == 1) ? "one Kafka broker" : this.brokers
+					+ " Kafka brokers (one KRaft quorum; every topic with 3 replicas, min.insync.replicas 2)")
+					+ " (bin/kafka-local), two admins, three containers, each its own "
 					+ "process on 127.0.0.1, the Kafka transport. Per mode, the suite sends " + RATE + " sequence "
 					+ "numbers a second (idempotent producer, acks=all) to the 1-partition topic of queue:<s>-in, "
 					+ "the stream queue:<s>-in > filter --expression=true | bridge > queue:<s>-out carries them, and "
@@ -533,7 +604,8 @@ final class ChaosSuite {
 					+ "messages-in count grew on two containers between the same two samples, twice in a row (each "
 					+ "container's /actuator/prometheus read every second).")
 			.columns("mode", "sent", "received", "lost", "duplicated", "out of order", "longest stall (s)",
-					"unacknowledged sends", "two at once (handling)");
+					"unacknowledged sends", "two at once (handling)", "registered twice (samples)",
+					"longest registered twice (s)");
 		SuiteJson.Chart chart = json.chart("Messages read per second, faults marked", "line",
 				"seconds from the start of the load", "msg/s", false);
 		int longest = 0;
@@ -553,7 +625,8 @@ final class ChaosSuite {
 			json.row(mode, summary.sent(), summary.received(), summary.lost(), summary.duplicates(),
 					summary.outOfOrder(), SuiteJson.rounded(Figure.of(summary.longestStallMillis() / 1000.0), 1),
 					summary.unacknowledged(),
-					twoAtOnce(mode));
+					twoAtOnce(mode), registeredTwiceSamples(mode),
+					SuiteJson.rounded(Figure.of(longestRegisteredTwiceMillis(mode) / 1000.0), 1));
 			List<Integer> xs = new ArrayList<>();
 			List<Integer> ys = new ArrayList<>();
 			for (int second = 0; second < longest; second++) {
@@ -571,9 +644,11 @@ final class ChaosSuite {
 				failures.add(mode + ": " + summary.duplicates() + " duplicates");
 			}
 			this.bench.progress(String.format(Locale.ROOT, "chaos: %-13s sent %d, received %d, lost %d, duplicated %d, "
-					+ "out of order %d, longest stall %.1f s (at %.1f s), unacknowledged %d", mode, summary.sent(),
+					+ "out of order %d, longest stall %.1f s (at %.1f s), unacknowledged %d, two at once %s, registered "
+					+ "twice %d samples (longest %.1f s)", mode, summary.sent(),
 					summary.received(), summary.lost(), summary.duplicates(), summary.outOfOrder(),
-					summary.longestStallMillis() / 1000.0, summary.stallAtMillis() / 1000.0, summary.unacknowledged()));
+					summary.longestStallMillis() / 1000.0, summary.stallAtMillis() / 1000.0, summary.unacknowledged(),
+					twoAtOnce(mode), registeredTwiceSamples(mode), longestRegisteredTwiceMillis(mode) / 1000.0));
 		}
 		if (!this.overlaps.isEmpty()) {
 			failures.add("two instances of one module at once: " + this.overlaps);
@@ -618,6 +693,10 @@ final class ChaosSuite {
 		meta.put("seed", this.seed);
 		meta.put("durationSeconds", this.duration.toSeconds());
 		meta.put("ratePerMode", RATE);
+		meta.put("brokers", this.brokers);
+		if (noDiskFaults != null) {
+			meta.put("diskFaultsSkipped", noDiskFaults);
+		}
 		ArrayNode overlapNode = meta.putArray("twoInstancesAtOnce");
 		this.overlaps.forEach(overlapNode::add);
 		ArrayNode onceNode = meta.putArray("handledOnTwoInOneSample");

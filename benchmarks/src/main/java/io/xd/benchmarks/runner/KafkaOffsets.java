@@ -126,8 +126,13 @@ final class KafkaOffsets implements AutoCloseable {
 	 * @throws IllegalStateException when the broker refuses or does not answer within 15 s
 	 */
 	void createTopic(String topic, int partitions) throws InterruptedException {
+		createTopic(topic, partitions, (short) 1);
+	}
+
+	/** Creates a topic of {@code replicas} replicas, as {@link #createTopic(String, int)} does. */
+	void createTopic(String topic, int partitions, short replicas) throws InterruptedException {
 		try {
-			this.admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(15, TimeUnit.SECONDS);
+			this.admin.createTopics(List.of(new NewTopic(topic, partitions, replicas))).all().get(15, TimeUnit.SECONDS);
 		}
 		catch (ExecutionException | TimeoutException ex) {
 			throw new IllegalStateException("Could not create topic " + topic + ": " + ex, ex);

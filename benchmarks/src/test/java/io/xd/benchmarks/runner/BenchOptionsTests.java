@@ -38,6 +38,10 @@ class BenchOptionsTests {
 		assertThat(options.duration()).isEqualTo(Duration.ofSeconds(90));
 		assertThat(BenchOptions.xdBench("chaos").seed()).isNull();
 		assertThat(BenchOptions.xdBench("--duration", "10m", "chaos").duration()).isEqualTo(Duration.ofMinutes(10));
+		assertThat(BenchOptions.xdBench("chaos").brokers()).isEqualTo(1);
+		assertThat(BenchOptions.xdBench("--brokers", "3", "chaos").brokers()).isEqualTo(3);
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("--brokers", "2", "chaos"))
+			.withMessageContaining("--brokers takes 1 or 3");
 		assertThat(BenchOptions.xdBench().suites()).doesNotContain("chaos");
 	}
 

@@ -65,5 +65,22 @@ class ChaosScheduleTests {
 			.hasToString("#4 at 20.0 s: SIGKILL leading admin, started again after 2.0 s");
 		assertThat(new Fault(5, 30_000, Kind.CONTAINER_ZOOKEEPER_CUT, 2, 8_000))
 			.hasToString("#5 at 30.0 s: ZooKeeper cut off from container c3, reconnected after 8.0 s");
+		assertThat(new Fault(6, 40_000, Kind.BROKER_DISK_FULL, 1, 9_000))
+			.hasToString("#6 at 40.0 s: full disk of broker, freed after 9.0 s");
+		assertThat(new Fault(7, 50_000, Kind.BROKER_PAUSE, 0, 10_000))
+			.hasToString("#7 at 50.0 s: SIGSTOP broker, resumed after 10.0 s");
+		assertThat(Kind.ZOOKEEPER_PAUSE.describe()).isEqualTo("SIGSTOP ZooKeeper");
+		assertThat(Kind.BROKER_DISK_FULL.pause()).isTrue();
+		assertThat(Kind.BROKER_DISK_FULL.cut()).isFalse();
+		assertThat(Kind.CONTAINER_ZOOKEEPER_CUT.diskFull()).isFalse();
+	}
+
+	@Test
+	void everyKindOfFaultIsInAFullRun() {
+		EnumSet<Kind> seen = EnumSet.noneOf(Kind.class);
+		ChaosSchedule.plan(571547766L, Duration.ofMinutes(10), SESSION).forEach(fault -> seen.add(fault.kind()));
+
+		assertThat(seen).containsExactlyInAnyOrder(Kind.values());
+		assertThat(Kind.values()).hasSize(14);
 	}
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -59,6 +60,9 @@ import io.xd.bus.FailureLog;
  * with its stack trace, later ones as a count; the attempts before the last are logged at DEBUG only.</li>
  * <li>{@link #unbind()} pauses the consumer first, so that what the last poll handled is committed before it stops
  * and the next owner of its partitions repeats nothing.</li>
+ * <li>Before handing over a poll, the listener asks the bus's fence ({@link io.xd.bus.MessageBus#fence}) whether
+ * it may: while it may not, the consumer goes back to the poll's first records, hands over nothing and asks again a
+ * moment later; unbinding then does not wait to commit (what was handled and not committed is delivered again).</li>
  * <li>In transactional mode each poll is handled in a Kafka transaction of the listener thread
  * ({@link PollTransaction}): the module's sends and the poll's offsets commit together. A record whose handler
  * throws aborts the transaction; the records before it are handled again in a new one, which commits, and it is
@@ -84,6 +88,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	/** How long a listener thread without records leaves a handled poll uncommitted at most. */
 	private static final Duration IDLE_FLUSH = Duration.ofMillis(500);
+
+	/** How long a fenced listener thread waits before it polls (and asks the fence) again. */
+	private static final Duration FENCED_WAIT = Duration.ofMillis(100);
 
 	/** How long stopping waits for the consumer to pause, and the listener container for its threads. */
 	private static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
@@ -118,6 +125,12 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 
 	private volatile boolean unbound;
 
+	/** Whether the listener may hand records over now (the bus's fence). */
+	private final BooleanSupplier mayHandle;
+
+	/** Whether the fence refused the last poll: logged once per refusal period. */
+	private volatile boolean refusing;
+
 	/** The dead letters' log: the first of each kind with its stack trace, then a count now and then. */
 	private final FailureLog failures = new FailureLog(logger);
 
@@ -137,11 +150,14 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	 * so that it receives everything published after it was bound, even before the group has been assigned the
 	 * partitions; empty otherwise
 	 * @param partitions the topic's partition count
+	 * @param mayHandle whether the listener may hand records to the module now (asked before each poll's records)
 	 */
 	KafkaConsumerBinding(String name, String topic, String groupId, String offsetReset,
 			Map<TopicPartition, Long> startIfNew, int partitions, MessageHandler handler,
-			KafkaConsumerSettings settings, String deadLetterTopic, KafkaTemplate<byte[], byte[]> deadLetters) {
+			KafkaConsumerSettings settings, String deadLetterTopic, KafkaTemplate<byte[], byte[]> deadLetters,
+			BooleanSupplier mayHandle) {
 		this.name = name;
+		this.mayHandle = mayHandle;
 		this.groupId = groupId;
 		this.commits = new PipelinedCommits(name, SEND_PATIENCE, settings.commitInterval());
 		this.commitIntervalNanos = settings.commitInterval().toNanos();
@@ -161,14 +177,22 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			// a transaction holding polls is committed when no more records come
 			container.setIdleEventInterval(IDLE_FLUSH.toMillis());
 			container.setMessageListener((BatchAcknowledgingConsumerAwareMessageListener<byte[], byte[]>) (records,
-					acknowledgment, consumer) -> handleInTransaction(records, acknowledgment, consumer, handler, raw));
+					acknowledgment, consumer) -> {
+				if (!refused(records, consumer)) {
+					handleInTransaction(records, acknowledgment, consumer, handler, raw);
+				}
+			});
 		}
 		else {
 			// the offsets are committed by PipelinedCommits, once the sends each poll caused are acknowledged
 			container.setAckMode(ContainerProperties.AckMode.MANUAL);
 			container.setIdleEventInterval(IDLE_FLUSH.toMillis());
 			container.setMessageListener((BatchAcknowledgingConsumerAwareMessageListener<byte[], byte[]>) (records,
-					acknowledgment, consumer) -> this.commits.handle(records, consumer, handler, raw));
+					acknowledgment, consumer) -> {
+				if (!refused(records, consumer)) {
+					this.commits.handle(records, consumer, handler, raw);
+				}
+			});
 		}
 		container.setConsumerRebalanceListener(this);
 		if (!this.startIfNew.isEmpty()) {
@@ -259,6 +283,40 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		return this.assigned.size();
 	}
 
+
+	/**
+	 * Whether the fence refuses this poll: then the consumer goes back to its first records, which it hands over when
+	 * the fence lets it (or which the partitions' next owner gets), and waits a moment before it polls again.
+	 */
+	private boolean refused(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
+		if (this.mayHandle.getAsBoolean()) {
+			if (this.refusing) {
+				this.refusing = false;
+				logger.info("The consumer of '{}' hands records over again", this.name);
+			}
+			return false;
+		}
+		if (!this.refusing) {
+			this.refusing = true;
+			logger.warn("The consumer of '{}' hands nothing over: this container may have lost its place in the "
+					+ "cluster; its records are delivered again", this.name);
+		}
+		PollTransaction transaction = this.transactions.get(Thread.currentThread());
+		if (transaction != null && transaction.heldPolls() > 0) {
+			// a transaction holding earlier polls cannot commit now: aborted, and its records delivered again
+			abortHeld(transaction, consumer, records);
+		}
+		else {
+			PollOffsets.first(records).forEach(consumer::seek);
+		}
+		try {
+			Thread.sleep(FENCED_WAIT.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return true;
+	}
 
 	/**
 	 * Hands one poll's records to the module in order in the listener thread's transaction. While the consumer has a
@@ -487,12 +545,23 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 		this.unbound = true;
 		this.onUnbind.forEach(Runnable::run);
+		if (!this.mayHandle.getAsBoolean()) {
+			// fenced: this consumer hands nothing over and must not wait for a commit (the broker may be the reason
+			// it cannot); what it handled and did not commit is delivered again to the partitions' next owner
+			this.listener.stop(this::released);
+			return;
+		}
 		// pause first: the consumer thread commits what the last poll's records were handled for before it
 		// pauses, so stopping leaves nothing handled but uncommitted for the next owner to repeat
 		this.listener.pause();
 		Waiting.until(() -> this.listener.isContainerPaused() || !this.listener.isRunning(), STOP_PATIENCE,
 				Duration.ofMillis(10));
 		this.listener.stop();
+		released();
+	}
+
+	/** Once the listener threads have ended: what they held is let go. */
+	private void released() {
 		this.commits.clear();
 		this.assigned.clear();
 		// the listener threads have ended: no transaction is open

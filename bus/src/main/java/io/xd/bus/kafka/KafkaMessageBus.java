@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -89,6 +91,9 @@ public final class KafkaMessageBus implements MessageBus {
 	private final List<KafkaConsumerBinding> consumers = new CopyOnWriteArrayList<>();
 
 	private volatile boolean closed;
+
+	/** Whether the consumers may hand messages to their modules now (see {@link #fence}). */
+	private volatile BooleanSupplier mayHandle = () -> true;
 
 	public KafkaMessageBus(KafkaBusProperties settings) {
 		this.settings = settings;
@@ -236,7 +241,8 @@ public final class KafkaMessageBus implements MessageBus {
 		}
 		Producer<byte[], byte[]> producer = this.producers.computeIfAbsent(producerSettings.clientConfig(),
 				config -> new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
-		return new KafkaProducerBinding(name, topic, partitions, tapTopic, this.taps, producer, producerSettings);
+		return new KafkaProducerBinding(name, topic, partitions, tapTopic, this.taps, producer, producerSettings,
+				() -> this.mayHandle.getAsBoolean());
 	}
 
 	private KafkaConsumerBinding bindConsumerTo(String name, String topic, String groupId, String offsetReset,
@@ -252,11 +258,17 @@ public final class KafkaMessageBus implements MessageBus {
 		Map<TopicPartition, Long> startIfNew = "latest".equals(offsetReset) ? this.topics.endOffsets(topic, partitions)
 				: Map.of();
 		KafkaConsumerBinding binding = new KafkaConsumerBinding(name, topic, groupId, offsetReset, startIfNew,
-				partitions, handler, consumerSettings, deadLetterTopic, this.deadLetters);
+				partitions, handler, consumerSettings, deadLetterTopic, this.deadLetters,
+				() -> this.mayHandle.getAsBoolean());
 		this.consumers.add(binding);
 		binding.onUnbind(() -> this.consumers.remove(binding));
 		binding.start(JOIN_PATIENCE);
 		return binding;
+	}
+
+	@Override
+	public void fence(BooleanSupplier mayHandle) {
+		this.mayHandle = Objects.requireNonNull(mayHandle, "mayHandle");
 	}
 
 	/** Whether a point-to-point channel is a pipe the admin allows to bind directly: never a named queue. */

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
@@ -65,13 +66,18 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	private volatile boolean unbound;
 
+	/** Whether the bus's consumers may hand messages over (see {@link io.xd.bus.MessageBus#fence}). */
+	private final BooleanSupplier mayHandle;
+
 	/**
 	 * @param tapTopic the tap topic, or {@code null} when the producer has no tap
 	 * @param partitions the topic's partition count, for {@code partitionKeyExpression}
+	 * @param mayHandle the bus's fence: while it is closed, unbinding does not wait for the sends under way
 	 */
 	KafkaProducerBinding(String name, String topic, int partitions, String tapTopic, KafkaTaps taps,
-			Producer<byte[], byte[]> producer, KafkaProducerSettings settings) {
+			Producer<byte[], byte[]> producer, KafkaProducerSettings settings, BooleanSupplier mayHandle) {
 		this.name = name;
+		this.mayHandle = mayHandle;
 		this.topic = topic;
 		this.partitions = partitions;
 		this.tapTopic = tapTopic;
@@ -182,7 +188,12 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		if (!this.unbound) {
 			this.unbound = true;
 			this.untap.run();
-			this.producer.flush();
+			// fenced (the container gives its modules up): the shared producer still sends what is under way, but
+			// the module is not held until a broker that may be down acknowledges it; what the sends were for is not
+			// committed, so it is delivered again if they fail
+			if (this.mayHandle.getAsBoolean()) {
+				this.producer.flush();
+			}
 		}
 	}
 }
