@@ -124,9 +124,9 @@ class DistributedFailoverIntegrationTests {
 			assertThat(reader.distinct()).as("distinct sequence numbers received").isEqualTo(MESSAGES);
 			if (kill) {
 				// the pipe got a partition per bridge instance (count=2): after a crash at most a poll's records
-				// (max.poll.records = 500) and, behind a backlog, a commit interval's (100 ms, 1 000 records at
+				// (max.poll.records = 2 000) and, behind a backlog, a commit interval's (100 ms, 1 000 records at
 				// 10 000 a second per partition) per partition come twice
-				assertThat(reader.duplicates()).isLessThanOrEqualTo(2 * (500 + 1_000));
+				assertThat(reader.duplicates()).isLessThanOrEqualTo(2 * (2_000 + 1_000));
 			}
 			else {
 				// a clean stop commits everything its bridge handled before its partition moves on
@@ -241,9 +241,9 @@ class DistributedFailoverIntegrationTests {
 			assertThat(whenScaledDown).as("messages were flowing while the bridge was scaled down")
 				.isLessThan(messages);
 			assertThat(reader.distinct()).as("distinct sequence numbers received").isEqualTo(messages);
-			// each rebalance may hand a partition over with at most a poll (500 records) and, behind a backlog, a
+			// each rebalance may hand a partition over with at most a poll (2 000 records) and, behind a backlog, a
 			// commit interval (100 ms, 500 records at 5 000 a second) handled but not committed
-			assertThat(reader.duplicates()).isLessThanOrEqualTo(4 * (500 + 500));
+			assertThat(reader.duplicates()).isLessThanOrEqualTo(4 * (2_000 + 500));
 		}
 	}
 

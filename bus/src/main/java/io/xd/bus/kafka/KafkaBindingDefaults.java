@@ -10,8 +10,12 @@ import org.springframework.util.unit.DataSize;
  */
 public class KafkaBindingDefaults {
 
-	/** Producer batch size ({@code batch.size}). */
-	private DataSize batchSize = DataSize.ofBytes(16_384);
+	/**
+	 * Largest producer batch per partition ({@code batch.size}): 512 KB, where Kafka has 16 KB, from the {@code peer}
+	 * suite (docs/benchmarks.md): a hop with a backlog sends far fewer, larger requests, which is what the broker
+	 * spends its time on; at low rates a batch still leaves after {@code batchTimeout}, whatever its size.
+	 */
+	private DataSize batchSize = DataSize.ofKilobytes(512);
 
 	/**
 	 * How long a producer waits to fill a batch ({@code linger.ms}): 1 ms, where Spring XD had 0, from the latency

@@ -39,8 +39,11 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 			"backOffMaxInterval", "backOffMultiplier", "fetchSize", "minPartitionCount", "replicationFactor",
 			"queueSize", "durableSubscription", "autoCommitOffsetEnabled", "transactional", "commitInterval");
 
-	/** {@code max.poll.records} of a transactional consumer, unless configured: Kafka's default is 500. */
-	static final int TRANSACTIONAL_MAX_POLL_RECORDS = 2000;
+	/**
+	 * {@code max.poll.records}, unless configured: Kafka's default is 500. Larger polls spread the cost of each poll
+	 * and each transaction thinner (the {@code peer} suite, docs/benchmarks.md).
+	 */
+	static final int MAX_POLL_RECORDS = 2000;
 
 	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
 	static KafkaConsumerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
@@ -67,10 +70,7 @@ record KafkaConsumerSettings(boolean raw, int concurrency, int minPartitionCount
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
 		}
 		boolean transactional = values.bool("transactional", bus.isTransactional());
-		if (transactional) {
-			// a transaction per poll costs a few round trips to the coordinators: larger polls spread them thinner
-			config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, TRANSACTIONAL_MAX_POLL_RECORDS);
-		}
+		config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
 		config.putAll(bus.getConsumerProperties());
 		values.passThrough(config);
 		KafkaSecurity.hidePasswords(config, ConsumerConfig.configDef());

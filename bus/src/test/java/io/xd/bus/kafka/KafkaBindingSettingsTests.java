@@ -73,6 +73,19 @@ class KafkaBindingSettingsTests {
 	}
 
 	@Test
+	void hopsCommitOnAnIntervalPollLargeAndBatchLargeUnlessAModuleSaysOtherwise() {
+		KafkaConsumerSettings consumer = KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus);
+		assertThat(consumer.commitInterval()).isEqualTo(Duration.ofMillis(100));
+		assertThat(consumer.clientConfig()).containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("commitInterval", "2s")), this.bus)
+			.commitInterval()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("commitInterval", "0")), this.bus)
+			.commitInterval()).isZero();
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
+			.containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+	}
+
+	@Test
 	void transactionalBusSendsWithAcksAllAndConsumersHandleInTransactionsUnlessAModuleSaysOtherwise() {
 		assertThat(KafkaConsumerSettings.resolve(BindingProperties.NONE, this.bus).transactional()).isFalse();
 		assertThat(KafkaConsumerSettings.resolve(BindingProperties.of(Map.of("transactional", "true")), this.bus)

@@ -101,7 +101,7 @@ class KafkaCommitIntervalIntegrationTests {
 			forward.channel().send(message);
 			LockSupport.parkNanos(WORK_NANOS);
 			handled.incrementAndGet();
-		}, BindingProperties.of(Map.of("commitInterval", interval)));
+		}, BindingProperties.of(Map.of("commitInterval", interval, "max.poll.records", "500")));
 
 		String inTopic = KafkaTopicProvisioner.topicName(in);
 		String outTopic = KafkaTopicProvisioner.topicName(out);
