@@ -3,6 +3,7 @@ package io.xd.benchmarks.runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import io.xd.benchmarks.BenchReport;
 
@@ -59,23 +60,28 @@ public final class BenchRunner {
 
 	private static void run(Bench bench, BenchOptions.XdBench options) throws Exception {
 		Path work = bench.freshDirectory("xd-bench");
-		Suites suites = new Suites(bench, options.quick(), work);
 		List<String> failures = new ArrayList<>();
-		for (String suite : options.suites()) {
-			switch (suite) {
-				case "direct" -> suites.direct();
-				case "kafka" -> kafka(bench, options.quick());
-				case "latency" -> suites.latency();
-				case "saturation" -> suites.saturation();
-				case "partitions" -> suites.partitions();
-				case "tuning" -> suites.tuning();
-				case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
-				case "exactly-once" -> suites.exactlyOnce();
-				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
-				case "peer" -> new PeerSuite(bench, options.quick(), work).run();
-				case "chaos" -> failures.addAll(new ChaosSuite(bench, options.quick(), bench.freshDirectory("chaos"),
-						options.seed(), options.duration()).run());
-				default -> throw new IllegalStateException("no suite " + suite);
+		boolean kafkaLater = options.suites().stream().anyMatch(suite -> !suite.equals("direct"));
+		try (Servers servers = new Servers(bench, options.quick(), work, kafkaLater)) {
+			Suites suites = new Suites(bench, servers, work);
+			for (String suite : options.suites()) {
+				long started = bench.seconds();
+				switch (suite) {
+					case "direct" -> suites.direct();
+					case "kafka" -> kafka(bench, options.quick());
+					case "latency" -> suites.latency();
+					case "saturation" -> suites.saturation();
+					case "partitions" -> suites.partitions();
+					case "tuning" -> suites.tuning();
+					case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
+					case "exactly-once" -> suites.exactlyOnce();
+					case "contention" -> new ContentionSuite(bench, servers, work).run();
+					case "peer" -> new PeerSuite(bench, options.quick(), work).run();
+					case "chaos" -> failures.addAll(new ChaosSuite(bench, options.quick(),
+							bench.freshDirectory("chaos"), options.seed(), options.duration()).run());
+					default -> throw new IllegalStateException("no suite " + suite);
+				}
+				bench.progress(suite + ": done in " + (bench.seconds() - started) + " s");
 			}
 		}
 		bench.progress("writing the report");
@@ -90,10 +96,11 @@ public final class BenchRunner {
 
 	private static void kafka(Bench bench, boolean quick) throws Exception {
 		String records = quick ? BenchOptions.QUICK_KAFKA_RECORDS : "";
-		bench.progress("kafka: native tools and XD alternating (as bin/kafka-bench --records "
+		List<Integer> sizes = quick ? BenchOptions.QUICK_KAFKA_SIZES : BenchOptions.KAFKA_SIZES;
+		bench.progress("kafka: native tools and XD alternating (as bin/kafka-bench --sizes "
+				+ sizes.stream().map(String::valueOf).collect(Collectors.joining(",")) + " --records "
 				+ (records.isEmpty() ? "<defaults>" : records) + ")");
-		BenchOptions.KafkaBench options = new BenchOptions.KafkaBench(List.of(100, 1000, 10_000, 100_000),
-				BenchOptions.records(records), 1, false);
+		BenchOptions.KafkaBench options = new BenchOptions.KafkaBench(sizes, BenchOptions.records(records), 1, false);
 		new KafkaBench(bench, options).run(System.err);
 	}
 }

@@ -35,7 +35,8 @@ final class FootprintSuite {
 	 */
 	void run() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		int seconds = this.quick ? 20 : 60;
+		int seconds = this.quick ? 10 : 60;
+		int idleSeconds = this.quick ? 3 : 5;
 		Map<String, List<String>> profiles = new LinkedHashMap<>();
 		profiles.put("--small", Bench.smallJavaOptions());
 		profiles.put("default", Bench.serverJavaOptions());
@@ -43,7 +44,8 @@ final class FootprintSuite {
 			.note("A ZooKeeper, an admin and one container, each a process of its own (bin/zookeeper-local, "
 					+ "bin/xd-admin, bin/xd-container), the Kafka transport; every module runs in the container. "
 					+ "Heap after a full GC (jcmd GC.run, then Actuator's jvm.gc.live.data.size: the old generation "
-					+ "after the collection) and resident set (VmRSS in /proc) of the container.")
+					+ "after the collection) and resident set (VmRSS in /proc) of the container. Idle: " + idleSeconds
+					+ " s after the container started.")
 			.note("Busy: load-generator --rate=1000 --messageSize=8192 | throughput for " + seconds + "s (so two Kafka "
 					+ "hops' producer and consumer in the container), measured 3 s before the end.")
 			.note("--small: " + String.join(" ", Bench.smallJavaOptions()) + ". default: "
@@ -65,7 +67,7 @@ final class FootprintSuite {
 					this.bench.progress("footprint: a container with " + label + " JVM options");
 					try (Singlenode container = Singlenode.start(this.bench, this.work, "footprint-container"
 							+ (states.size() / 2), "container", profile.getValue(), cluster.toArray(String[]::new))) {
-						Thread.sleep(5000);
+						Thread.sleep(idleSeconds * 1000L);
 						Figure[] idle = afterGc(container);
 						String name = "foot" + states.size() + this.bench.runId();
 						admin.createStream(name, Suites.timedLoad(1000, seconds).replace("--messageSize=100",
