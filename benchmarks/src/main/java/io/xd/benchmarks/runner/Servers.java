@@ -5,8 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.stream.Stream;
 
 /**
  * The singlenodes the suites of one {@code bin/xd-bench} run measure through. Without {@code --quick} each suite
@@ -144,13 +146,13 @@ final class Servers implements AutoCloseable {
 		return Singlenode.start(this.bench, this.work, name, Bench.serverJavaOptions(), args);
 	}
 
+	/** Stops the shared singlenodes, both at once. */
 	@Override
 	public void close() {
-		for (Singlenode singlenode : new Singlenode[] { this.local, this.kafka }) {
-			if (singlenode != null) {
-				singlenode.close();
-			}
-		}
+		CompletableFuture.allOf(Stream.of(this.local, this.kafka)
+			.filter(Objects::nonNull)
+			.map(singlenode -> CompletableFuture.runAsync(singlenode::close))
+			.toArray(CompletableFuture[]::new)).join();
 		this.local = null;
 		this.kafka = null;
 	}
