@@ -66,16 +66,19 @@ final class FootprintSuite {
 			List<Map.Entry<String, List<String>>> entries = List.copyOf(profiles.entrySet());
 			// the first container starts while the admin does: nothing is measured before both are up
 			this.bench.progress("footprint: a container with " + entries.get(0).getKey() + " JVM options");
+			// two ports found free before either server binds one
+			int adminPort = Net.freePort(9393);
+			int firstPort = Net.freePort(adminPort + 1);
 			CompletableFuture<Singlenode> first = CompletableFuture.supplyAsync(() -> container(0,
-					entries.get(0).getValue(), cluster));
-			try (Singlenode admin = startAdmin(cluster, first)) {
+					entries.get(0).getValue(), cluster, firstPort));
+			try (Singlenode admin = startAdmin(cluster, adminPort, first)) {
 				for (int i = 0; i < entries.size(); i++) {
 					String label = entries.get(i).getKey();
 					if (i > 0) {
 						this.bench.progress("footprint: a container with " + label + " JVM options");
 					}
 					try (Singlenode container = (i == 0) ? await(first) : container(i, entries.get(i).getValue(),
-							cluster)) {
+							cluster, Net.freePort(9393))) {
 						Thread.sleep(idleSeconds * 1000L);
 						Figure[] idle = afterGc(container);
 						String name = "foot" + states.size() + this.bench.runId();
@@ -109,11 +112,11 @@ final class FootprintSuite {
 	}
 
 	/** The admin, started beside {@code first}; if it fails to start, {@code first} is stopped once it is up. */
-	private Singlenode startAdmin(List<String> cluster, CompletableFuture<Singlenode> first)
+	private Singlenode startAdmin(List<String> cluster, int port, CompletableFuture<Singlenode> first)
 			throws IOException, InterruptedException {
 		try {
-			return Singlenode.start(this.bench, this.work, "footprint-admin", "admin", List.of("-Xmx256m"),
-					cluster.toArray(String[]::new));
+			return Singlenode.start(this.bench, this.work, "footprint-admin", "footprint-admin.log", "admin", port,
+					List.of("-Xmx256m"), cluster.toArray(String[]::new));
 		}
 		catch (IOException | InterruptedException | RuntimeException ex) {
 			first.thenAccept(Singlenode::close);
@@ -121,10 +124,14 @@ final class FootprintSuite {
 		}
 	}
 
-	/** Container {@code index} of the suite's cluster, with {@code javaOptions}; unchecked for use in a future. */
-	private Singlenode container(int index, List<String> javaOptions, List<String> cluster) {
+	/**
+	 * Container {@code index} of the suite's cluster on {@code port}, with {@code javaOptions}; unchecked for use in
+	 * a future.
+	 */
+	private Singlenode container(int index, List<String> javaOptions, List<String> cluster, int port) {
+		String name = "footprint-container" + index;
 		try {
-			return Singlenode.start(this.bench, this.work, "footprint-container" + index, "container", javaOptions,
+			return Singlenode.start(this.bench, this.work, name, name + ".log", "container", port, javaOptions,
 					cluster.toArray(String[]::new));
 		}
 		catch (IOException ex) {
