@@ -186,8 +186,9 @@ final class Suites {
 		List<Figure> p99s = new ArrayList<>();
 		SuiteJson json = new SuiteJson(this.bench, "saturation",
 				"Saturation: the highest rate sustained with p99 under 250 ms (Kafka)")
-			.note("Rates " + (factor == 2 ? "double" : "quadruple (--quick)") + " from 10 000 msg/s, " + seconds + "s each, 100-byte messages over a 1-partition Kafka "
-					+ "topic, until the stream falls below 95% of the offered rate or its p99 latency exceeds 250 ms "
+			.note("Rates " + (factor == 2 ? "double" : "quadruple (--quick)") + " from 10 000 msg/s, " + seconds
+					+ "s each, 100-byte messages over a 1-partition Kafka topic, until the stream falls below 95% of the "
+					+ "offered rate or its p99 latency exceeds 250 ms "
 					+ "(short runs include the client warm-up in their tail). Achieved: messages delivered from the "
 					+ "source's first message to the sink's last.")
 			.columns("offered msg/s", "achieved msg/s", "p99 us");
