@@ -171,7 +171,7 @@ final class Bench implements AutoCloseable {
 	}
 
 	/** Starts {@code bin/kafka-local} unless a broker answers on {@link #BROKER}; {@link #close()} stops it. */
-	void ensureBroker() throws IOException, InterruptedException {
+	synchronized void ensureBroker() throws IOException, InterruptedException {
 		if (this.startedBroker || Net.isOpen("127.0.0.1", 9092)) {
 			return;
 		}

@@ -26,8 +26,14 @@ final class BenchOptions {
 	static final Map<Integer, Long> KAFKA_RECORDS = Map.of(100, 8_000_000L, 1000, 2_000_000L, 10_000, 200_000L,
 			100_000, 20_000L);
 
+	/** The message sizes of {@code bin/kafka-bench} and of the {@code kafka} suite. */
+	static final List<Integer> KAFKA_SIZES = List.of(100, 1000, 10_000, 100_000);
+
+	/** The message sizes of the {@code kafka} suite under {@code --quick}. */
+	static final List<Integer> QUICK_KAFKA_SIZES = List.of(100, 1000);
+
 	/** The record counts of the {@code kafka} suite under {@code --quick}. */
-	static final String QUICK_KAFKA_RECORDS = "100=1000000,1000=300000,10000=40000,100000=4000";
+	static final String QUICK_KAFKA_RECORDS = "100=1000000,1000=300000";
 
 	private BenchOptions() {
 	}

@@ -3,6 +3,7 @@ package io.xd.benchmarks.runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import io.xd.benchmarks.BenchReport;
 
@@ -16,17 +17,31 @@ public final class BenchRunner {
 	private static final String USAGE = """
 			Usage: bin/xd-bench [--quick] [--seed N] [--duration D] [--brokers 1|3] [SUITE ...]
 
-			Suites (default: these, in this order), with the time each took under --quick on 2 vCPUs (2026-11-26):
-			  direct      (9 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's published figure
-			  kafka       (54 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as bin/kafka-bench)
-			  latency     (3 min 19 s) end-to-end latency percentiles at three fixed rates, local bus and Kafka (paced load-generator,
-			              free of coordinated omission; HdrHistogram in the throughput sink)
-			  saturation  (48 s) the highest rate a Kafka stream sustains with its p99 latency under 250 ms (rates doubling)
-			  partitions  (27 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per partition)
-			  tuning      (1 min 15 s) Kafka consumer fetch size and socket receive buffer, three values each, at 512 B (IBM's test)
-			  footprint   (1 min 5 s) heap and resident memory of a Kafka singlenode idle, then at 1 000 msg/s of 8 KB messages
-			  exactly-once  (60 s) a Kafka hop's throughput with transactions (exactly once) beside at-least-once, 100 B to 10 KB
-			  contention  (3 min 15 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside and without, CPU shares
+			Suites (default: these, in this order); in brackets each one's time under --quick on 2 vCPUs (2026-11-26),
+			then what --quick measures less than the full run:
+			  direct      (15 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's
+			              published figure. --quick: 5 GB per size, not 50 GB
+			  kafka       (32 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as
+			              bin/kafka-bench). --quick: 100 B and 1 000 B only, 1 000 000 and 300 000 records
+			  latency     (49 s) end-to-end latency percentiles at 1 000, 10 000 and 100 000 msg/s, local bus and Kafka
+			              (paced load-generator, free of coordinated omission; HdrHistogram in the throughput sink), cold,
+			              warm and settled, beside Kafka's producer alone. --quick: 3 s runs, not 30 s; each bus's rates in
+			              one singlenode, so cold only at the first rate of a singlenode started for it; no settled runs
+			  saturation  (15 s) the highest rate a Kafka stream sustains with its p99 latency under 250 ms, rates
+			              doubling. --quick: rates quadrupling, 3 s each, not 10 s
+			  partitions  (20 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per
+			              partition). --quick: 200 000 messages, not 2 000 000
+			  tuning      (19 s) Kafka consumer fetch size and socket receive buffer, three values each, at 512 B
+			              (IBM's test), medians of three rounds. --quick: one round of 300 000 records, not three of 1 000 000
+			  footprint   (38 s) heap and resident memory of a Kafka container process idle, then at 1 000 msg/s
+			              of 8 KB. --quick: idle 3 s, busy 8 s, not 5 s and 60 s
+			  exactly-once  (27 s) a Kafka hop's throughput with transactions (exactly once) beside
+			              at-least-once, 100 B to 10 KB. --quick: one round, not four, of about a third of the records
+			  contention  (44 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside
+			              and without, CPU shares. --quick: 1 000, 10 000 and 100 000 msg/s, not nine rates from 200; 3 s
+			              steps, not 20 s
+			With --quick, direct and latency's local bus share one singlenode, and latency's Kafka half, saturation,
+			tuning, exactly-once and contention share another (warm-ups they would repeat left out).
 
 			Suites run only when named (even --quick, they would take the default run past its 5 minutes):
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
@@ -47,8 +62,8 @@ public final class BenchRunner {
 			--brokers N   the chaos suite's Kafka brokers: 1 (default) or 3 (topics of 3 replicas, min.insync.replicas 2;
 			              broker faults hit one broker at a time)
 
-			--quick runs every suite briefly (the whole default run took 12 min 12 s on 2 vCPUs on 2026-11-26); without it
-			runs last longer.
+			--quick runs every default suite briefly, in 4 min 24 s on 2 vCPUs on 2026-11-26 (12 min 12 s before it was cut);
+			without it every suite runs full length, for the figures to quote.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
 			Starts bin/kafka-local for the Kafka suites if no broker answers on 127.0.0.1:9092, and stops it at the end.""";
 
@@ -61,23 +76,28 @@ public final class BenchRunner {
 
 	private static void run(Bench bench, BenchOptions.XdBench options) throws Exception {
 		Path work = bench.freshDirectory("xd-bench");
-		Suites suites = new Suites(bench, options.quick(), work);
 		List<String> failures = new ArrayList<>();
-		for (String suite : options.suites()) {
-			switch (suite) {
-				case "direct" -> suites.direct();
-				case "kafka" -> kafka(bench, options.quick());
-				case "latency" -> suites.latency();
-				case "saturation" -> suites.saturation();
-				case "partitions" -> suites.partitions();
-				case "tuning" -> suites.tuning();
-				case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
-				case "exactly-once" -> suites.exactlyOnce();
-				case "contention" -> new ContentionSuite(bench, options.quick(), work).run();
-				case "peer" -> new PeerSuite(bench, options.quick(), work).run();
-				case "chaos" -> failures.addAll(new ChaosSuite(bench, options.quick(), bench.freshDirectory("chaos"),
-						options.seed(), options.duration(), options.brokers()).run());
-				default -> throw new IllegalStateException("no suite " + suite);
+		boolean kafkaLater = options.suites().stream().anyMatch(suite -> !suite.equals("direct"));
+		try (Servers servers = new Servers(bench, options.quick(), work, kafkaLater)) {
+			Suites suites = new Suites(bench, servers, work);
+			for (String suite : options.suites()) {
+				long started = bench.seconds();
+				switch (suite) {
+					case "direct" -> suites.direct();
+					case "kafka" -> kafka(bench, options.quick());
+					case "latency" -> suites.latency();
+					case "saturation" -> suites.saturation();
+					case "partitions" -> suites.partitions();
+					case "tuning" -> suites.tuning();
+					case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
+					case "exactly-once" -> suites.exactlyOnce();
+					case "contention" -> new ContentionSuite(bench, servers, work).run();
+					case "peer" -> new PeerSuite(bench, options.quick(), work).run();
+					case "chaos" -> failures.addAll(new ChaosSuite(bench, options.quick(),
+							bench.freshDirectory("chaos"), options.seed(), options.duration(), options.brokers()).run());
+					default -> throw new IllegalStateException("no suite " + suite);
+				}
+				bench.progress(suite + ": done in " + (bench.seconds() - started) + " s");
 			}
 		}
 		bench.progress("writing the report");
@@ -92,10 +112,11 @@ public final class BenchRunner {
 
 	private static void kafka(Bench bench, boolean quick) throws Exception {
 		String records = quick ? BenchOptions.QUICK_KAFKA_RECORDS : "";
-		bench.progress("kafka: native tools and XD alternating (as bin/kafka-bench --records "
+		List<Integer> sizes = quick ? BenchOptions.QUICK_KAFKA_SIZES : BenchOptions.KAFKA_SIZES;
+		bench.progress("kafka: native tools and XD alternating (as bin/kafka-bench --sizes "
+				+ sizes.stream().map(String::valueOf).collect(Collectors.joining(",")) + " --records "
 				+ (records.isEmpty() ? "<defaults>" : records) + ")");
-		BenchOptions.KafkaBench options = new BenchOptions.KafkaBench(List.of(100, 1000, 10_000, 100_000),
-				BenchOptions.records(records), 1, false);
+		BenchOptions.KafkaBench options = new BenchOptions.KafkaBench(sizes, BenchOptions.records(records), 1, false);
 		new KafkaBench(bench, options).run(System.err);
 	}
 }

@@ -24,17 +24,17 @@ final class ContentionDatabase {
 		this.postgres = postgres;
 	}
 
-	private static String url(EmbeddedPostgres postgres) {
-		return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+	private static String url(int port) {
+		return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
 	}
 
 	/** The data source the streams name ({@code jdbc --dataSource}), declared to the server at its start. */
 	static final String DATA_SOURCE = "contention";
 
-	/** The server arguments that declare {@link #DATA_SOURCE} for this database. */
-	static List<String> dataSource(EmbeddedPostgres postgres) {
+	/** The server arguments that declare {@link #DATA_SOURCE} for the database on {@code port} (on 127.0.0.1). */
+	static List<String> dataSource(int port) {
 		String prefix = "--xd.datasources." + DATA_SOURCE + ".";
-		return List.of(prefix + "url=" + url(postgres), prefix + "username=postgres", prefix + "password=postgres");
+		return List.of(prefix + "url=" + url(port), prefix + "username=postgres", prefix + "password=postgres");
 	}
 
 	/** The durability settings in force, for the notes. */

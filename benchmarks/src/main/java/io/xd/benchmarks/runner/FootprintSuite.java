@@ -1,6 +1,7 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,7 +38,8 @@ final class FootprintSuite {
 	 */
 	void run() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		int seconds = this.quick ? 20 : 60;
+		int seconds = this.quick ? 8 : 60;
+		int idleSeconds = this.quick ? 3 : 5;
 		Map<String, List<String>> profiles = new LinkedHashMap<>();
 		profiles.put("--small", Bench.smallJavaOptions());
 		profiles.put("default", Bench.serverJavaOptions());
@@ -43,7 +47,8 @@ final class FootprintSuite {
 			.note("A ZooKeeper, an admin and one container, each a process of its own (bin/zookeeper-local, "
 					+ "bin/xd-admin, bin/xd-container), the Kafka transport; every module runs in the container. "
 					+ "Heap after a full GC (jcmd GC.run, then Actuator's jvm.gc.live.data.size: the old generation "
-					+ "after the collection) and resident set (VmRSS in /proc) of the container.")
+					+ "after the collection) and resident set (VmRSS in /proc) of the container. Idle: " + idleSeconds
+					+ " s after the container started.")
 			.note("Busy: load-generator --rate=1000 --messageSize=8192 | throughput for " + seconds + "s (so two Kafka "
 					+ "hops' producer and consumer in the container), measured 3 s before the end.")
 			.note("--small: " + String.join(" ", Bench.smallJavaOptions()) + ". default: "
@@ -58,14 +63,23 @@ final class FootprintSuite {
 			List<String> cluster = new ArrayList<>(Singlenode.CLUSTER_USER);
 			cluster.addAll(List.of("--zk.client.connect=127.0.0.1:" + zkPort, Suites.KAFKA[0], Suites.KAFKA[1],
 					Suites.KAFKA[2]));
-			try (Singlenode admin = Singlenode.start(this.bench, this.work, "footprint-admin", "admin",
-					List.of("-Xmx256m"), cluster.toArray(String[]::new))) {
-				for (Map.Entry<String, List<String>> profile : profiles.entrySet()) {
-					String label = profile.getKey();
-					this.bench.progress("footprint: a container with " + label + " JVM options");
-					try (Singlenode container = Singlenode.start(this.bench, this.work, "footprint-container"
-							+ (states.size() / 2), "container", profile.getValue(), cluster.toArray(String[]::new))) {
-						Thread.sleep(5000);
+			List<Map.Entry<String, List<String>>> entries = List.copyOf(profiles.entrySet());
+			// the first container starts while the admin does: nothing is measured before both are up
+			this.bench.progress("footprint: a container with " + entries.get(0).getKey() + " JVM options");
+			// two ports found free before either server binds one
+			int adminPort = Net.freePort(9393);
+			int firstPort = Net.freePort(adminPort + 1);
+			CompletableFuture<Singlenode> first = CompletableFuture.supplyAsync(() -> container(0,
+					entries.get(0).getValue(), cluster, firstPort));
+			try (Singlenode admin = startAdmin(cluster, adminPort, first)) {
+				for (int i = 0; i < entries.size(); i++) {
+					String label = entries.get(i).getKey();
+					if (i > 0) {
+						this.bench.progress("footprint: a container with " + label + " JVM options");
+					}
+					try (Singlenode container = (i == 0) ? await(first) : container(i, entries.get(i).getValue(),
+							cluster, Net.freePort(9393))) {
+						Thread.sleep(idleSeconds * 1000L);
 						Figure[] idle = afterGc(container);
 						String name = "foot" + states.size() + this.bench.runId();
 						admin.createStream(name, Suites.timedLoad(1000, seconds).replace("--messageSize=100",
@@ -95,6 +109,50 @@ final class FootprintSuite {
 			.series("heap after GC", states, heaps)
 			.series("resident", states, resident);
 		json.write();
+	}
+
+	/** The admin, started beside {@code first}; if it fails to start, {@code first} is stopped once it is up. */
+	private Singlenode startAdmin(List<String> cluster, int port, CompletableFuture<Singlenode> first)
+			throws IOException, InterruptedException {
+		try {
+			return Singlenode.start(this.bench, this.work, "footprint-admin", "footprint-admin.log", "admin", port,
+					List.of("-Xmx256m"), cluster.toArray(String[]::new));
+		}
+		catch (IOException | InterruptedException | RuntimeException ex) {
+			first.thenAccept(Singlenode::close);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Container {@code index} of the suite's cluster on {@code port}, with {@code javaOptions}; unchecked for use in
+	 * a future.
+	 */
+	private Singlenode container(int index, List<String> javaOptions, List<String> cluster, int port) {
+		String name = "footprint-container" + index;
+		try {
+			return Singlenode.start(this.bench, this.work, name, name + ".log", "container", port, javaOptions,
+					cluster.toArray(String[]::new));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while starting a container", ex);
+		}
+	}
+
+	private static Singlenode await(CompletableFuture<Singlenode> container) throws IOException {
+		try {
+			return container.join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof UncheckedIOException io) {
+				throw io.getCause();
+			}
+			throw ex;
+		}
 	}
 
 	/** A standalone ZooKeeper ({@code xd.jar zookeeper}) on {@code port}, once it listens. */

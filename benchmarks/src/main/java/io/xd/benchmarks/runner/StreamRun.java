@@ -5,7 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One stream {@code <source> | <sink>} deployed on a singlenode through the REST API and watched through its
@@ -17,7 +20,9 @@ import java.util.function.Consumer;
  * @param definition the stream's DSL
  * @param properties deployment properties, or empty
  * @param expected the messages the source sends ({@code --messageCount}), or 0 when the source runs for a
- * duration: then the run is done once the source has stopped counting and the sink has every message it sent
+ * duration: then the run is done once the source has stopped counting and the sink has every message it sent (its
+ * count still for 1.5 s, or for 0.3 s once the source's {@code --duration=<n>s}, when the definition gives one,
+ * has passed since its first message was seen)
  * @param poll how often to read the meters
  * @param sinkStream the stream whose sink receives what the source sends: this one, or a stream deployed
  * beforehand that reads the named channel this one writes to ({@code ... > queue:q} and {@code queue:q > ...})
@@ -36,6 +41,12 @@ record StreamRun(String name, String definition, String properties, long expecte
 
 	/** The source counts as stopped once its meter has not moved for this long. */
 	private static final long IDLE_NANOS = Duration.ofMillis(1500).toNanos();
+
+	/** As {@link #IDLE_NANOS}, once the source's own duration is over: only sends under way may still count. */
+	private static final long IDLE_AFTER_DURATION_NANOS = Duration.ofMillis(300).toNanos();
+
+	/** A paced source's {@code --duration=<n>s}. */
+	private static final Pattern SOURCE_DURATION = Pattern.compile("^\\s*load-generator\\b[^|>]*?--duration=([0-9]+)s\\b");
 
 	private static final long NO_METERS_NANOS = Duration.ofSeconds(60).toNanos();
 
@@ -96,6 +107,8 @@ record StreamRun(String name, String definition, String properties, long expecte
 		long begin = System.nanoTime();
 		long lastProgress = begin;
 		long lastChange = begin;
+		long duration = sourceDuration(this.definition).map(Duration::toNanos).orElse(-1L);
+		long firstSent = 0;
 		while (true) {
 			long before = System.nanoTime();
 			Prometheus meters = singlenode.prometheus(family(SENT), family(RECEIVED));
@@ -107,12 +120,17 @@ record StreamRun(String name, String definition, String properties, long expecte
 			if (out != Rates.last(sent)) {
 				lastChange = now;
 			}
+			if (out > 0 && firstSent == 0) {
+				firstSent = now;
+			}
 			sent.add(new Sample(at, out));
 			received.add(new Sample(at, in));
 			if (offsets != null) {
 				acknowledged.add(new Sample(at, acked));
 			}
-			if (isDone(out, in, now - lastChange)) {
+			// the source sent its first message before this poll's reading, so its duration is over by then
+			boolean sourceOver = duration >= 0 && firstSent != 0 && now - firstSent >= duration;
+			if (isDone(out, in, now - lastChange, sourceOver)) {
 				break;
 			}
 			if (out == 0 && in == 0 && meters.metrics().isEmpty() && now - begin > NO_METERS_NANOS) {
@@ -153,11 +171,17 @@ record StreamRun(String name, String definition, String properties, long expecte
 		}
 	}
 
-	private boolean isDone(long out, long in, long idleNanos) {
+	private boolean isDone(long out, long in, long idleNanos, boolean sourceOver) {
 		if (this.expected > 0) {
 			return in >= this.expected;
 		}
-		return out > 0 && in >= out && idleNanos >= IDLE_NANOS;
+		return out > 0 && in >= out && idleNanos >= (sourceOver ? IDLE_AFTER_DURATION_NANOS : IDLE_NANOS);
+	}
+
+	/** The {@code --duration=<n>s} of a definition's {@code load-generator} source, if it has one. */
+	static Optional<Duration> sourceDuration(String definition) {
+		Matcher matcher = SOURCE_DURATION.matcher(definition);
+		return matcher.find() ? Optional.of(Duration.ofSeconds(Long.parseLong(matcher.group(1)))) : Optional.empty();
 	}
 
 	/** Actuator's {@code includedNames} filters by metric family: a counter's name without {@code _total}. */

@@ -25,15 +25,18 @@ final class Suites {
 
 	private final Bench bench;
 
+	private final Servers servers;
+
 	private final boolean quick;
 
 	private final Path work;
 
 	private int tuningQueues;
 
-	Suites(Bench bench, boolean quick, Path work) {
+	Suites(Bench bench, Servers servers, Path work) {
 		this.bench = bench;
-		this.quick = quick;
+		this.servers = servers;
+		this.quick = servers.quick();
 		this.work = work;
 	}
 
@@ -51,7 +54,8 @@ final class Suites {
 			.columns("size (bytes)", "messages", "XD msg/s", "XD MB/s", "Spring XD 2015 msg/s");
 		List<Figure> rates = new ArrayList<>();
 		List<Integer> spring = new ArrayList<>();
-		try (Singlenode singlenode = start("direct", Bench.serverJavaOptions())) {
+		try (Servers.Lease lease = this.servers.local("direct")) {
+			Singlenode singlenode = lease.singlenode();
 			for (int size : sizes) {
 				long count = Math.min(totalBytes / size, 200_000_000L);
 				this.bench.progress("direct: " + size + " bytes, " + count + " messages");
@@ -76,18 +80,26 @@ final class Suites {
 	 * singlenode: cold (the first stream of the JVM) and warm (a second stream deployed right after, its broker
 	 * connections open), and over Kafka also settled (a third stream after a minute at that rate, once the JIT
 	 * compilers of both XD and the broker have done their work), each over the whole run, first second included;
-	 * beside Kafka's own producer acknowledgement latency at the same rate ({@code bin/kafka-ack-latency}).
+	 * beside Kafka's own producer acknowledgement latency at the same rate ({@code bin/kafka-ack-latency}). Under
+	 * {@code --quick}: 3 s runs, every rate in the run's shared singlenode of each bus, cold only as the first stream
+	 * of a singlenode started for this suite, no settled runs.
 	 */
 	void latency() throws IOException, InterruptedException {
-		int seconds = this.quick ? 5 : 30;
-		int settling = this.quick ? 10 : 60;
+		int seconds = this.quick ? 3 : 30;
+		int settling = 60;
 		List<Integer> rates = List.of(1000, 10_000, 100_000);
 		SuiteJson json = new SuiteJson(this.bench, "latency",
 				"End-to-end latency at fixed rates, cold, warm and settled")
 			.note("load-generator --rate=R --duration=" + seconds + "s --messageSize=100 --generateTimestamp=true | "
 					+ "throughput --latency=true; each message carries the time it was due, so a stall counts in full "
 					+ "(no coordinated omission). Every figure covers the whole run, its first second included.")
-			.note("cold: the first stream of a fresh singlenode; warm: a second stream, deployed right after in "
+			.note(this.quick ? "--quick: each bus's rates in the singlenode this run shares between suites (the local "
+					+ "bus's ran the direct suite first); cold: the first stream of that singlenode, only when it was "
+					+ "started for this suite (then at the first rate); warm: a stream at each rate after that; no "
+					+ "settled runs (the full run has them: a stream after a minute at its rate). Each on its own new "
+					+ "topic. local: direct binding in one JVM; kafka: a 1-partition topic on the local broker, "
+					+ "linger.ms=1 (the bus's batchTimeout), acks=1."
+					: "cold: the first stream of a fresh singlenode; warm: a second stream, deployed right after in "
 					+ "that singlenode (broker connections open); settled (Kafka): a third stream, after " + settling
 					+ " s more at the same rate (not measured), by when the JIT compilers of XD and of the broker "
 					+ "have stopped competing with them for the 2 vCPUs; each on its own new topic. local: direct "
@@ -104,14 +116,21 @@ final class Suites {
 				"p99 (us)", true);
 		for (String transport : List.of("local", "kafka")) {
 			boolean kafka = transport.equals("kafka");
-			if (kafka) {
-				this.bench.ensureBroker();
-			}
+			Map<String, List<Integer>> p99Rates = new LinkedHashMap<>();
 			Map<String, List<Figure>> p99 = new LinkedHashMap<>();
 			for (int rate : rates) {
-				try (Singlenode singlenode = start("latency-" + transport + "-" + rate, Bench.serverJavaOptions(),
-						kafka ? KAFKA : new String[0])) {
-					for (String run : kafka ? List.of("cold", "warm", "settled") : List.of("cold", "warm")) {
+				String name = "latency-" + transport + "-" + rate;
+				try (Servers.Lease lease = kafka ? this.servers.kafka(name) : this.servers.local(name)) {
+					Singlenode singlenode = lease.singlenode();
+					List<String> runs = new ArrayList<>();
+					if (lease.fresh()) {
+						runs.add("cold");
+					}
+					runs.add("warm");
+					if (kafka && !this.quick) {
+						runs.add("settled");
+					}
+					for (String run : runs) {
 						if (run.equals("settled")) {
 							this.bench.progress("latency: " + transport + " bus, " + settling + " s at " + rate
 									+ " msg/s before the settled run (not measured)");
@@ -127,6 +146,7 @@ final class Suites {
 						List<Object> row = new ArrayList<>(List.of(transport, run, rate, result.deliveredRate()));
 						row.addAll(latency.values());
 						json.row(row.toArray());
+						p99Rates.computeIfAbsent(transport + " " + run, key -> new ArrayList<>()).add(rate);
 						p99.computeIfAbsent(transport + " " + run, key -> new ArrayList<>()).add(latency.get("p99"));
 					}
 				}
@@ -141,34 +161,41 @@ final class Suites {
 						List<Object> row = new ArrayList<>(List.of("kafka producer ack", run, rate, ack.rate(run)));
 						row.addAll(latency.values());
 						json.row(row.toArray());
+						p99Rates.computeIfAbsent("kafka producer ack " + run, key -> new ArrayList<>()).add(rate);
 						p99.computeIfAbsent("kafka producer ack " + run, key -> new ArrayList<>())
 							.add(latency.get("p99"));
 					}
 				}
 			}
-			p99.forEach((series, figures) -> chart.series(series, rates, figures));
+			p99.forEach((series, figures) -> chart.series(series, p99Rates.get(series), figures));
 		}
 		json.write();
 	}
 
-	/** The highest rate a Kafka stream sustains with p99 under 250 ms, rates doubling from 10 000 msg/s. */
+	/**
+	 * The highest rate a Kafka stream sustains with p99 under 250 ms, rates doubling from 10 000 msg/s (under
+	 * {@code --quick} quadrupling).
+	 */
 	void saturation() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
 		int seconds = this.quick ? 3 : 10;
+		int factor = this.quick ? 4 : 2;
 		double boundMicros = 250_000;
 		List<Integer> offered = new ArrayList<>();
 		List<Figure> achieved = new ArrayList<>();
 		List<Figure> p99s = new ArrayList<>();
 		SuiteJson json = new SuiteJson(this.bench, "saturation",
 				"Saturation: the highest rate sustained with p99 under 250 ms (Kafka)")
-			.note("Rates double from 10 000 msg/s, " + seconds + "s each, 100-byte messages over a 1-partition Kafka "
-					+ "topic, until the stream falls below 95% of the offered rate or its p99 latency exceeds 250 ms "
+			.note("Rates " + (factor == 2 ? "double" : "quadruple (--quick)") + " from 10 000 msg/s, " + seconds
+					+ "s each, 100-byte messages over a 1-partition Kafka topic, until the stream falls below 95% of the "
+					+ "offered rate or its p99 latency exceeds 250 ms "
 					+ "(short runs include the client warm-up in their tail). Achieved: messages delivered from the "
 					+ "source's first message to the sink's last.")
 			.columns("offered msg/s", "achieved msg/s", "p99 us");
 		Integer best = null;
-		try (Singlenode singlenode = start("saturation", Bench.serverJavaOptions(), KAFKA)) {
-			for (int rate = 10_000; rate <= 2_560_000; rate *= 2) {
+		try (Servers.Lease lease = this.servers.kafka("saturation")) {
+			Singlenode singlenode = lease.singlenode();
+			for (int rate = 10_000; rate <= 2_560_000; rate *= factor) {
 				this.bench.progress("saturation: Kafka, offering " + rate + " msg/s for " + seconds + "s");
 				StreamRun.Result result = stream(singlenode, null, "sat" + rate,
 						timedLoad(rate, seconds) + " | throughput --latency=true --reportEveryMs=500", "", 0, POLL, true);
@@ -198,7 +225,7 @@ final class Suites {
 	/** Kafka consumer scaling over 1, 3, 5 and 7 partitions, one consumer thread per partition. */
 	void partitions() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		long count = this.quick ? 400_000 : 2_000_000;
+		long count = this.quick ? 200_000 : 2_000_000;
 		List<Integer> partitions = List.of(1, 3, 5, 7);
 		List<Figure> consumers = new ArrayList<>();
 		SuiteJson json = new SuiteJson(this.bench, "partitions", "Kafka consumer scaling over partitions")
@@ -236,7 +263,7 @@ final class Suites {
 	void tuning() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
 		long count = this.quick ? 300_000 : 1_000_000;
-		int rounds = 3;
+		int rounds = this.quick ? 1 : 3;
 		List<String> fetchSizes = List.of("1MB", "2MB", "4MB");
 		// -1 leaves the buffer to the kernel's autotuning; 64KB is Kafka's own default; 2MB is XD's (Spring XD's)
 		List<String> buffers = List.of("-1", "65536", "2097152");
@@ -245,15 +272,21 @@ final class Suites {
 					+ "1-partition topic first (until its end offset says so), then queue:<q> > throughput drains it "
 					+ "with module.throughput.consumer.fetchSize=F and module.throughput.consumer.receive.buffer.bytes=B; "
 					+ "the rate is the sink's, from a third of the messages on. One warm-up drain, then " + rounds
-					+ " rounds over all nine pairs; each figure is the median of its rounds. IBM's seed: doubling "
+					+ (this.quick ? " round (--quick; the full run has three)" : " rounds") + " over all nine pairs; each "
+					+ "figure is the median of its rounds. IBM's seed: doubling "
 					+ "max.partition.fetch.bytes from 1 MB gave +10%, again +5%; a larger receive buffer very little.")
 			.note("Linux caps an explicit receive buffer at net.core.rmem_max (" + rmemMax() + " bytes here, doubled by "
 					+ "the kernel) and turns off its autotuning for that socket; -1 keeps autotuning.")
 			.columns("fetchSize", "receive.buffer.bytes", "consumer msg/s (median)", "consumer MB/s", "rounds (msg/s)");
 		Map<String, List<Double>> measured = new LinkedHashMap<>();
-		try (Singlenode singlenode = start("tuning", Bench.serverJavaOptions(), KAFKA);
-				KafkaOffsets offsets = offsets()) {
-			drain(singlenode, offsets, "warm-up", count, "1MB", "-1");
+		boolean warmedUp;
+		try (Servers.Lease lease = this.servers.kafka("tuning"); KafkaOffsets offsets = offsets()) {
+			Singlenode singlenode = lease.singlenode();
+			// a singlenode that earlier suites of a --quick run warmed needs no warm-up drain
+			warmedUp = lease.fresh();
+			if (warmedUp) {
+				drain(singlenode, offsets, "warm-up", count, "1MB", "-1");
+			}
 			for (int round = 1; round <= rounds; round++) {
 				for (String buffer : buffers) {
 					for (String fetchSize : fetchSizes) {
@@ -264,6 +297,10 @@ final class Suites {
 					}
 				}
 			}
+		}
+		if (!warmedUp) {
+			json.note("No warm-up drain: the singlenode, shared by the suites of this --quick run, had run earlier "
+					+ "suites' streams.");
 		}
 		SuiteJson.Chart chart = json.chart("Consumer rate by fetch size, per receive buffer (median)", "bar",
 				"fetchSize", "msg/s", false);
@@ -365,10 +402,10 @@ final class Suites {
 	 */
 	void exactlyOnce() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		int rounds = this.quick ? 2 : 4;
+		int rounds = this.quick ? 1 : 4;
 		List<Integer> sizes = List.of(100, 1000, 10_000);
 		// 5-20 s per drain here: the larger records go through the bridge's producer in 16 KB batches (batchSize)
-		Map<Integer, Long> counts = this.quick ? Map.of(100, 300_000L, 1000, 100_000L, 10_000, 15_000L)
+		Map<Integer, Long> counts = this.quick ? Map.of(100, 300_000L, 1000, 100_000L, 10_000, 10_000L)
 				: Map.of(100, 1_000_000L, 1000, 300_000L, 10_000, 40_000L);
 		List<String> modes = List.of("at-least-once", "exactly-once");
 		SuiteJson json = new SuiteJson(this.bench, "exactly-once", "Exactly-once cost: transactional hops beside "
@@ -380,22 +417,26 @@ final class Suites {
 					+ "offsets in one Kafka transaction, polls of up to 2 000 records rather than 500, producer "
 					+ "acks=all with idempotence); the throughput sink "
 					+ "reads read_committed either way. The rate is the sink's, from a third of the messages on. One "
-					+ "warm-up drain per mode, then " + rounds + " rounds, the two modes alternating (which goes first "
-					+ "alternates by round); each figure is the median of its rounds. M: " + counts.get(100) + ", "
+					+ "warm-up drain per mode (under --quick at-least-once has none in a singlenode earlier suites "
+					+ "warmed), then " + rounds + (this.quick ? " round (--quick), the two modes alternating (which goes "
+					+ "first alternates by size)" : " rounds, the two modes alternating (which goes first alternates by "
+					+ "round)") + "; each figure is the median of its rounds. M: " + counts.get(100) + ", "
 					+ counts.get(1000) + ", " + counts.get(10_000) + " at 100, 1 000, 10 000 B.")
 			.note("IBM Streams' consistent region (checkpointing) cost 10% of throughput at 100 B in its seed.")
 			.columns("size (bytes)", "at-least-once msg/s", "exactly-once msg/s", "exactly-once / at-least-once",
 					"at-least-once rounds (msg/s)", "exactly-once rounds (msg/s)");
 		Map<String, List<Double>> measured = new LinkedHashMap<>();
 		int[] queues = { 0 };
-		try (Singlenode singlenode = start("exactly-once", Bench.serverJavaOptions(), KAFKA);
-				KafkaOffsets offsets = offsets()) {
-			for (String mode : modes) {
+		try (Servers.Lease lease = this.servers.kafka("exactly-once"); KafkaOffsets offsets = offsets()) {
+			Singlenode singlenode = lease.singlenode();
+			// exactly-once is new to any singlenode; at-least-once hops are not to one earlier suites warmed
+			for (String mode : lease.fresh() ? modes : modes.subList(1, 2)) {
 				exactlyOnceDrain(singlenode, offsets, "warm-up", "eos" + (++queues[0]), 100, counts.get(100) / 3, mode);
 			}
 			for (int round = 1; round <= rounds; round++) {
 				for (int size : sizes) {
-					List<String> order = (round % 2 == 1) ? modes : List.of(modes.get(1), modes.get(0));
+					int turn = this.quick ? sizes.indexOf(size) : round - 1;
+					List<String> order = (turn % 2 == 0) ? modes : List.of(modes.get(1), modes.get(0));
 					for (String mode : order) {
 						Figure rate = exactlyOnceDrain(singlenode, offsets, "round " + round + "/" + rounds,
 								"eos" + (++queues[0]), size, counts.get(size), mode);
