@@ -47,7 +47,7 @@ public final class BenchRunner {
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
 			              hop as a Kafka Streams topology, at-least-once and exactly-once, 100 B and 1 000 B, the first
 			              and a later stream of a fresh JVM, the two alternating: 1 and 3 partitions, 1 000 000 records
-			              of 100 B and 300 000 of 1 000 B, one round (about 20 minutes on 2 vCPUs); --quick: 1 partition,
+			              of 100 B and 300 000 of 1 000 B, one round (about 7 minutes on 2 vCPUs); --quick: 1 partition,
 			              200 000 and 60 000 records (about 4 minutes)
 			  chaos       faults together for --duration (default 10m; --quick 2m): a cluster of its own (ZooKeeper, one
 			              or three Kafka brokers, two admins, three containers, each a process), one stream per delivery
