@@ -47,6 +47,7 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 				defaults.getCompressionCodec()));
 		config.putAll(bus.getProducerProperties());
 		values.passThrough(config);
+		capBatchSize(config);
 		KafkaSecurity.hidePasswords(config, ProducerConfig.configDef());
 		String keyExpression = values.text("partitionKeyExpression", null);
 		return new KafkaProducerSettings(bus.mode() == KafkaBusProperties.Mode.RAW,
@@ -59,6 +60,29 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 	/** The settings of a producer that only the bus itself uses (dead letters): the defaults. */
 	static KafkaProducerSettings defaults(KafkaBusProperties bus) {
 		return resolve(BindingProperties.NONE, bus);
+	}
+
+	/**
+	 * A batch never larger than a request may be ({@code max.request.size}, 1 MB unless set): a batch of small records
+	 * grown past it would be refused whole.
+	 */
+	private static void capBatchSize(Map<String, Object> config) {
+		Object maxRequest = config.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+		if (maxRequest == null) {
+			return;
+		}
+		int limit;
+		try {
+			limit = Integer.parseInt(maxRequest.toString().trim());
+		}
+		catch (NumberFormatException ex) {
+			// the Kafka client reports it, naming the property
+			return;
+		}
+		int batch = Integer.parseInt(config.get(ProducerConfig.BATCH_SIZE_CONFIG).toString().trim());
+		if (limit > 0 && batch > limit) {
+			config.put(ProducerConfig.BATCH_SIZE_CONFIG, limit);
+		}
 	}
 
 	private static String acks(String requiredAcks) {

@@ -83,6 +83,9 @@ class KafkaBindingSettingsTests {
 			.commitInterval()).isZero();
 		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
 			.containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+		// never a batch larger than a request may be
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.of(Map.of("max.request.size", "2000")), this.bus)
+			.clientConfig()).containsEntry(ProducerConfig.BATCH_SIZE_CONFIG, 2000);
 	}
 
 	@Test
