@@ -1,6 +1,7 @@
 package io.xd.bus.kafka;
 
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -66,6 +67,14 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	private volatile boolean unbound;
 
+	/** How many payload bytes go to one partition before the next, for messages without a key: Kafka's 16 KB. */
+	static final int SPREAD_BYTES = 16_384;
+
+	/** The partition messages without a key go to now; racy by design (see {@link #spreadPartition()}). */
+	private int spreadPartition;
+
+	private long spreadBytes;
+
 	/** Whether the bus's consumers may hand messages over (see {@link io.xd.bus.MessageBus#fence}). */
 	private final BooleanSupplier mayHandle;
 
@@ -88,6 +97,8 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		this.partitionKey = settings.partitionKey();
 		this.sync = settings.sync();
 		this.encoder = new KafkaRecords.Encoder(settings.raw());
+		// as Kafka's partitioner, each producer starts its turns at a partition of its own
+		this.spreadPartition = (partitions > 1) ? ThreadLocalRandom.current().nextInt(partitions) : 0;
 		// the topic's metadata now, while the module is deployed, not on its first send: that send would wait for it
 		producer.partitionsFor(topic);
 		if (tapTopic != null) {
@@ -123,14 +134,15 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 	private void sendNow(Message<?> message, long timeout) {
 		ProducerRecord<byte[], byte[]> record;
 		try {
-			record = this.encoder.record(this.topic, (this.partitionKey != null) ? partitionOf(message) : null,
-					message);
+			Integer partition = (this.partitionKey != null) ? Integer.valueOf(partitionOf(message)) : spreadPartition();
+			record = this.encoder.record(this.topic, partition, message);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new MessageDeliveryException(message, ex.getMessage(), ex);
 		}
 		Producer<byte[], byte[]> producer = PollTransaction.producer(this.producer, this.clientConfig);
 		var future = producer.send(record, InFlightSends.track(this));
+		spread(record);
 		if (this.sync) {
 			try {
 				future.get((timeout > 0) ? timeout : DEFAULT_SYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -142,6 +154,34 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		}
 		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
 			producer.send(this.encoder.copy(this.tapTopic, record), InFlightSends.track(this));
+		}
+	}
+
+	/**
+	 * The partition of a message without a key: the same one for {@link #SPREAD_BYTES} of payload, then the next,
+	 * so that messages spread over the partitions as with Kafka's own partitioner at its default batch size, whatever
+	 * batch size the producer has (Kafka's partitioner stays on a partition for a batch's worth of bytes, 512 KB at
+	 * the bus's default, which at a few messages a second would leave a partition, and the consumer instance that
+	 * owns it, without messages for minutes). {@code null}, Kafka's choice, for a topic of one partition. Threads
+	 * sending at once may share a turn: the spread is approximate, never out of range.
+	 */
+	private Integer spreadPartition() {
+		if (this.partitions <= 1) {
+			return null;
+		}
+		int partition = this.spreadPartition;
+		return (partition < this.partitions) ? partition : 0;
+	}
+
+	/** Counts a sent payload towards the next partition's turn. */
+	private void spread(ProducerRecord<byte[], byte[]> record) {
+		if (this.partitions > 1 && this.partitionKey == null) {
+			long bytes = this.spreadBytes + ((record.value() != null) ? record.value().length : 0);
+			if (bytes >= SPREAD_BYTES) {
+				this.spreadPartition = (spreadPartition() + 1) % this.partitions;
+				bytes = 0;
+			}
+			this.spreadBytes = bytes;
 		}
 	}
 

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -234,6 +235,23 @@ class KafkaMessageBusIntegrationTests {
 					.isEqualTo(protocol.equals("classic") ? GroupType.CLASSIC : GroupType.CONSUMER);
 			}
 		}
+	}
+
+	@Test
+	void messagesWithoutAKeySpreadOverThePartitionsWhateverTheBatchSize() {
+		KafkaMessageBus bus = bus("native");
+		String pipe = this.prefix + "-spread.0";
+		// 300 KB in all, over 3 partitions: the bus's 512 KB batches would leave them all on one with Kafka's
+		// partitioner, which keeps to a partition for a batch's worth of bytes
+		ProducerBinding producer = bus.bindProducer(pipe, null, BindingProperties.of(Map.of("minPartitionCount", "3")));
+		int total = 300;
+		for (int i = 0; i < total; i++) {
+			producer.channel().send(MessageBuilder.withPayload(new byte[1_000]).build());
+		}
+		Map<Integer, Long> perPartition = readAll(KafkaTopicProvisioner.topicName(pipe), total).stream()
+			.collect(Collectors.groupingBy(ConsumerRecord::partition, Collectors.counting()));
+		assertThat(perPartition).as("records per partition").containsOnlyKeys(0, 1, 2);
+		assertThat(perPartition.values()).allSatisfy(count -> assertThat(count).isBetween(50L, 150L));
 	}
 
 	@Test
