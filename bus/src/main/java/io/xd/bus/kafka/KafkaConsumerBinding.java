@@ -140,9 +140,6 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** How long a transaction may hold polls while the consumer has a backlog. */
 	private final long commitIntervalNanos;
 
-	/** How many polls after a failure in a transaction holding several commit one by one. */
-	private static final int CAREFUL_POLLS = 10;
-
 	/**
 	 * A binding of {@code handler} to {@code topic}, not started.
 	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
@@ -357,9 +354,12 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 				}
 			}
 			if (failure != null) {
-				if (transaction.isOpen() && !commitInTransaction(transaction, consumer, PollOffsets.next(records, end),
-						PollOffsets.first(records))) {
-					return;
+				if (transaction.isOpen()) {
+					// the transaction holds this poll only (see above): its records before the failing one
+					transaction.hold(consumer, PollOffsets.next(records, end), PollOffsets.first(records));
+					if (!commitHeld(transaction, consumer)) {
+						return;
+					}
 				}
 				// nothing sent before it: the error handler commits the records before it and seeks to it
 				throw new BatchListenerFailedException(failure.getMessage(), failure, end);
@@ -379,17 +379,6 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		finally {
 			PollTransaction.leave();
 		}
-	}
-
-	/**
-	 * Commits the open transaction with {@code offsets}; when it cannot, goes back to the committed offsets.
-	 * @return whether it committed
-	 */
-	private boolean commitInTransaction(PollTransaction transaction, Consumer<?, ?> consumer,
-			Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> first) {
-		transaction.forgetHeld();
-		transaction.hold(consumer, offsets, first);
-		return commitHeld(transaction, consumer);
 	}
 
 	/**
@@ -422,7 +411,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		transaction.forgetHeld();
 		first.keySet().retainAll(consumer.assignment());
 		first.forEach(consumer::seek);
-		transaction.beCareful(CAREFUL_POLLS);
+		transaction.beCareful(PipelinedCommits.CAREFUL_POLLS);
 	}
 
 	/** Commits the calling listener thread's open transaction of held polls, if any (between polls). */

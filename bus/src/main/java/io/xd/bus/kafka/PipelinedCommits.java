@@ -41,8 +41,11 @@ final class PipelinedCommits {
 
 	private static final Logger logger = LoggerFactory.getLogger(PipelinedCommits.class);
 
-	/** How many polls after a failed send settle at once. */
-	private static final int CAREFUL_POLLS = 10;
+	/**
+	 * How many polls after a failed send settle at once; also how many transactions commit poll by poll after a
+	 * failure in one that held several ({@link KafkaConsumerBinding}).
+	 */
+	static final int CAREFUL_POLLS = 10;
 
 	/** How many handled polls may wait for their sends at most; beyond, the oldest is waited for. */
 	private static final int MAX_WAITING = 64;
