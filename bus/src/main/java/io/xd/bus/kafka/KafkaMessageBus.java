@@ -229,10 +229,13 @@ public final class KafkaMessageBus implements MessageBus {
 	private KafkaProducerBinding bindProducerTo(String name, String tapName, BindingProperties properties,
 			boolean mayGrow) {
 		properties.requireSupported(BINDING_KEYS, BUS, BindingKeys.Side.PRODUCER);
-		KafkaProducerSettings producerSettings = KafkaProducerSettings.resolve(properties, this.settings);
+		KafkaProducerSettings requested = KafkaProducerSettings.resolve(properties, this.settings);
 		String topic = KafkaTopicProvisioner.topicName(name);
-		int partitions = this.topics.provision(topic, producerSettings.minPartitionCount(),
-				producerSettings.replicationFactor(), mayGrow);
+		int partitions = this.topics.provision(topic, requested.minPartitionCount(), requested.replicationFactor(),
+				mayGrow);
+		// the topic may have more replicas than asked for (made before, or by the brokers' default): acks follow it
+		KafkaProducerSettings producerSettings = KafkaProducerSettings.resolve(properties, this.settings,
+				this.topics.replicas(topic));
 		String tapTopic = null;
 		if (tapName != null) {
 			tapTopic = KafkaTopicProvisioner.topicName(tapName);

@@ -28,14 +28,31 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 	static final Set<String> KEYS = Set.of("batchSize", "batchTimeout", "requiredAcks", "compressionCodec",
 			"minPartitionCount", "replicationFactor", "partitionKeyExpression", "syncProducer");
 
-	/** Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings. */
+	/**
+	 * Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings, for a topic with
+	 * as many replicas as the binding asks for.
+	 */
 	static KafkaProducerSettings resolve(BindingProperties properties, KafkaBusProperties bus) {
+		return resolve(properties, bus, 0);
+	}
+
+	/**
+	 * Resolves a binding's properties (already checked against {@link #KEYS}) over the bus's settings, for a topic of
+	 * {@code topicReplicas} replicas (0: as many as the binding asks for). Unless {@code requiredAcks} is set (for the
+	 * module, or {@code default.requiredAcks}), {@code noLoss}, exactly-once and a replicated topic send with
+	 * {@code acks=all}, and a topic of one replica with {@code acks=1}.
+	 */
+	static KafkaProducerSettings resolve(BindingProperties properties, KafkaBusProperties bus, int topicReplicas) {
 		KafkaBindingDefaults defaults = bus.getDefault();
 		BindingValues values = new BindingValues(properties);
 		Map<String, Object> config = new HashMap<>(KafkaSecurity.clientConfig(bus));
 		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bus.getBrokers());
-		String acks = acks(values.text("requiredAcks", (bus.isNoLoss() || bus.isTransactional()) ? "all"
-				: String.valueOf(defaults.getRequiredAcks())));
+		int replicationFactor = values.integer("replicationFactor", defaults.getReplicationFactor());
+		int replicas = (topicReplicas > 0) ? topicReplicas : replicationFactor;
+		String defaultAcks = (bus.isNoLoss() || bus.isTransactional()) ? "all"
+				: (defaults.getRequiredAcks() != null) ? String.valueOf(defaults.getRequiredAcks())
+						: (replicas > 1) ? "all" : "1";
+		String acks = acks(values.text("requiredAcks", defaultAcks));
 		config.put(ProducerConfig.ACKS_CONFIG, acks);
 		// idempotence needs acks=all; said either way, so that Kafka's own default does not decide it silently
 		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, String.valueOf(acks.equals("all")));
@@ -52,8 +69,7 @@ record KafkaProducerSettings(boolean raw, int minPartitionCount, int replication
 		String keyExpression = values.text("partitionKeyExpression", null);
 		return new KafkaProducerSettings(bus.mode() == KafkaBusProperties.Mode.RAW,
 				values.integer("minPartitionCount", defaults.getMinPartitionCount()),
-				values.integer("replicationFactor", defaults.getReplicationFactor()),
-				(keyExpression == null) ? null : parseKeyExpression(keyExpression),
+				replicationFactor, (keyExpression == null) ? null : parseKeyExpression(keyExpression),
 				values.bool("syncProducer", defaults.isSyncProducer()), Map.copyOf(config));
 	}
 

@@ -42,6 +42,8 @@ final class KafkaTopicProvisioner {
 
 	private final Map<String, Integer> known = new ConcurrentHashMap<>();
 
+	private final Map<String, Integer> replicas = new ConcurrentHashMap<>();
+
 	KafkaTopicProvisioner(Admin admin, Duration timeout) {
 		this.admin = admin;
 		this.timeout = timeout;
@@ -83,6 +85,7 @@ final class KafkaTopicProvisioner {
 					logger.info("Created topic {} with {} partition(s), replication factor {}", topic, partitions,
 							replicationFactor);
 					existing = partitions;
+					this.replicas.put(topic, replicationFactor);
 				}
 				catch (TopicExistsException ex) {
 					existing = describe(topic);
@@ -106,6 +109,14 @@ final class KafkaTopicProvisioner {
 			this.known.put(topic, existing);
 			return existing;
 		}
+	}
+
+	/**
+	 * The replicas of a topic {@link #provision(String, int, int, boolean) provisioned} before, as the cluster
+	 * described or created it; 0 when not known.
+	 */
+	int replicas(String topic) {
+		return this.replicas.getOrDefault(topic, 0);
 	}
 
 	/** Each partition's end offset now, for a topic of {@code partitions} partitions. */
@@ -142,7 +153,11 @@ final class KafkaTopicProvisioner {
 		try {
 			Map<String, TopicDescription> descriptions = await(this.admin.describeTopics(List.of(topic))
 				.allTopicNames(), "describe topic '" + topic + "'");
-			return descriptions.get(topic).partitions().size();
+			TopicDescription description = descriptions.get(topic);
+			if (!description.partitions().isEmpty()) {
+				this.replicas.put(topic, description.partitions().get(0).replicas().size());
+			}
+			return description.partitions().size();
 		}
 		catch (UnknownTopicOrPartitionException ex) {
 			return 0;

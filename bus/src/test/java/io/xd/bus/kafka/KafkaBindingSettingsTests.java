@@ -62,6 +62,28 @@ class KafkaBindingSettingsTests {
 	}
 
 	@Test
+	void aReplicatedTopicIsSentToWithAcksAllAndIdempotenceUnlessAcksAreSet() {
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus, 3).clientConfig())
+			.containsEntry(ProducerConfig.ACKS_CONFIG, "all")
+			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+		// as many replicas as the binding asks for, when the topic's own are not known
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.of(Map.of("replicationFactor", "2")), this.bus)
+			.clientConfig()).containsEntry(ProducerConfig.ACKS_CONFIG, "all");
+		// the topic's replicas win over what the binding asked for
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.of(Map.of("replicationFactor", "3")), this.bus, 1)
+			.clientConfig()).containsEntry(ProducerConfig.ACKS_CONFIG, "1");
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.of(Map.of("requiredAcks", "1")), this.bus, 3)
+			.clientConfig()).containsEntry(ProducerConfig.ACKS_CONFIG, "1")
+			.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+		this.bus.getDefault().setRequiredAcks(1);
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus, 3).clientConfig())
+			.containsEntry(ProducerConfig.ACKS_CONFIG, "1");
+		this.bus.getDefault().setRequiredAcks(0);
+		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus, 1).clientConfig())
+			.containsEntry(ProducerConfig.ACKS_CONFIG, "0");
+	}
+
+	@Test
 	void noLossSendsWithAcksAllAndIdempotenceUnlessAModuleSaysOtherwise() {
 		this.bus.setNoLoss(true);
 		assertThat(KafkaProducerSettings.resolve(BindingProperties.NONE, this.bus).clientConfig())
