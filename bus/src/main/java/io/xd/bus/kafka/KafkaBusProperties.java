@@ -73,10 +73,10 @@ public class KafkaBusProperties {
 	/**
 	 * No loss of an acknowledged message, even when a broker dies: every producer sends with {@code acks=all} and
 	 * idempotence (retries after a lost connection write nothing twice), whatever {@code default.requiredAcks} says;
-	 * a module's own {@code producer.requiredAcks} still wins for that module. Off by default, as in Spring XD: with
-	 * {@code acks=1} a record is acknowledged once the partition leader has it, which loses nothing when a broker
-	 * process dies and restarts (its log is on disk), and only what the leader had not yet replicated when its
-	 * machine is lost.
+	 * a module's own {@code producer.requiredAcks} still wins for that module. Off by default, as in Spring XD: unless
+	 * {@code requiredAcks} is set, a topic of one replica is sent to with {@code acks=1} (the leader's append suffices,
+	 * and loses nothing when the broker process dies and restarts: its log is on disk), and a replicated topic with
+	 * {@code acks=all} and idempotence already (see {@link KafkaBindingDefaults#getRequiredAcks()}).
 	 */
 	private boolean noLoss;
 
