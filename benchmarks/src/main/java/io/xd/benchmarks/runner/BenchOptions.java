@@ -47,11 +47,13 @@ final class BenchOptions {
 	 * @param seed the {@code chaos} suite's {@code --seed}, or {@code null} for a random one
 	 * @param duration the {@code chaos} suite's {@code --duration}, or {@code null} for its default
 	 * @param brokers the {@code chaos} suite's {@code --brokers}: 1 (the default) or 3
+	 * @param rounds the {@code peer} suite's {@code --rounds}, or {@code null} for its default
 	 */
-	record XdBench(boolean quick, List<String> suites, boolean help, Long seed, Duration duration, int brokers) {
+	record XdBench(boolean quick, List<String> suites, boolean help, Long seed, Duration duration, int brokers,
+			Integer rounds) {
 
 		XdBench(boolean quick, List<String> suites, boolean help) {
-			this(quick, suites, help, null, null, 1);
+			this(quick, suites, help, null, null, 1, null);
 		}
 	}
 
@@ -71,11 +73,18 @@ final class BenchOptions {
 		Long seed = null;
 		Duration duration = null;
 		int brokers = 1;
+		Integer rounds = null;
 		List<String> suites = new ArrayList<>();
 		for (int i = 0; i < args.length; i++) {
 			String arg = args[i];
 			if (arg.equals("--quick")) {
 				quick = true;
+			}
+			else if (arg.equals("--rounds")) {
+				if (i + 1 >= args.length) {
+					throw new IllegalArgumentException(arg + " needs a value (see --help)");
+				}
+				rounds = positive(args[++i], "--rounds");
 			}
 			else if (arg.equals("--brokers")) {
 				if (i + 1 >= args.length) {
@@ -114,7 +123,8 @@ final class BenchOptions {
 				throw new IllegalArgumentException("Unknown argument: " + arg + " (see --help)");
 			}
 		}
-		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false, seed, duration, brokers);
+		return new XdBench(quick, suites.isEmpty() ? SUITES : List.copyOf(suites), false, seed, duration, brokers,
+				rounds);
 	}
 
 	/** {@code 90s}, {@code 10m}, {@code 1h}: a positive whole number of seconds, minutes or hours. */

@@ -47,8 +47,9 @@ public final class BenchRunner {
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
 			              hop as a Kafka Streams topology, at-least-once and exactly-once, 100 B and 1 000 B, the first
 			              and a later stream of a fresh JVM, the two alternating: 1 and 3 partitions, 1 000 000 records
-			              of 100 B and 300 000 of 1 000 B, one round (about 7 minutes on 2 vCPUs); --quick: 1 partition,
-			              200 000 and 60 000 records (about 4 minutes)
+			              of 100 B and 300 000 of 1 000 B, 3 rounds, each figure the median of its rounds (about 21
+			              minutes on 2 vCPUs); --quick: 1 partition, 200 000 and 60 000 records, one round (about 4
+			              minutes)
 			  chaos       faults together for --duration (default 10m; --quick 2m): a cluster of its own (ZooKeeper, one
 			              or three Kafka brokers, two admins, three containers, each a process), one stream per delivery
 			              mode (at-least-once, noLoss, exactly-once) carrying sequence numbers, and a fault every 4-9 s drawn
@@ -61,6 +62,7 @@ public final class BenchRunner {
 			--duration D  how long the chaos suite injects faults: 90s, 10m, 1h
 			--brokers N   the chaos suite's Kafka brokers: 1 (default) or 3 (topics of 3 replicas, min.insync.replicas 2;
 			              broker faults hit one broker at a time)
+			--rounds N    the peer suite's rounds (default 3, 1 with --quick); each figure is the median of its rounds
 
 			--quick runs every default suite briefly, in 4 min 24 s on 2 vCPUs on 2026-11-26 (12 min 12 s before it was cut);
 			without it every suite runs full length, for the figures to quote.
@@ -92,7 +94,7 @@ public final class BenchRunner {
 					case "footprint" -> new FootprintSuite(bench, options.quick(), work).run();
 					case "exactly-once" -> suites.exactlyOnce();
 					case "contention" -> new ContentionSuite(bench, servers, work).run();
-					case "peer" -> new PeerSuite(bench, options.quick(), work).run();
+					case "peer" -> new PeerSuite(bench, options.quick(), work, options.rounds()).run();
 					case "chaos" -> failures.addAll(new ChaosSuite(bench, options.quick(),
 							bench.freshDirectory("chaos"), options.seed(), options.duration(), options.brokers()).run());
 					default -> throw new IllegalStateException("no suite " + suite);

@@ -62,8 +62,11 @@ final class PeerSuite {
 	/** For tuning experiments: records per size, such as {@code 100=2000000,1000=600000}. */
 	static final String RECORDS_OVERRIDE = "XD_PEER_RECORDS";
 
-	/** Rounds of the full suite; every case is a fresh JVM per side already, so one round says a lot. */
-	static final int ROUNDS = 1;
+	/**
+	 * Rounds of the full suite, each figure the median of its rounds: one case's figure moved by 10-20% from one run
+	 * to the next here (a fresh JVM per side and case, a shared machine), as much as the two modes differ.
+	 */
+	static final int ROUNDS = 3;
 
 	private static final List<Integer> SIZES = List.of(100, 1000);
 
@@ -86,17 +89,21 @@ final class PeerSuite {
 
 	private final Path work;
 
+	private final int rounds;
+
 	private int topics;
 
-	PeerSuite(Bench bench, boolean quick, Path work) {
+	/** @param rounds the rounds to run, or {@code null} for {@link #ROUNDS} (one under {@code quick}) */
+	PeerSuite(Bench bench, boolean quick, Path work, Integer rounds) {
 		this.bench = bench;
 		this.quick = quick;
 		this.work = work;
+		this.rounds = (rounds != null) ? rounds : quick ? 1 : ROUNDS;
 	}
 
 	void run() throws IOException, InterruptedException {
 		this.bench.ensureBroker();
-		int rounds = this.quick ? 1 : ROUNDS;
+		int rounds = this.rounds;
 		List<Integer> partitionCounts = this.quick ? List.of(1) : List.of(1, 3);
 		Map<Integer, Long> records = recordsOverride(this.quick ? QUICK_RECORDS : RECORDS);
 		Pattern only = Pattern.compile(System.getenv().getOrDefault(ONLY, ".*"));

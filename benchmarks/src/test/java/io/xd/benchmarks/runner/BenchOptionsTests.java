@@ -30,6 +30,16 @@ class BenchOptionsTests {
 	}
 
 	@Test
+	void takesThePeerSuitesRoundsOrLeavesThemToTheSuite() {
+		assertThat(BenchOptions.xdBench("--rounds", "5", "peer").rounds()).isEqualTo(5);
+		assertThat(BenchOptions.xdBench("peer").rounds()).isNull();
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("--rounds", "0", "peer"))
+			.withMessageContaining("--rounds");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.xdBench("peer", "--rounds"))
+			.withMessage("--rounds needs a value (see --help)");
+	}
+
+	@Test
 	void runsTheChaosSuiteOnlyWhenNamedWithItsSeedAndDuration() {
 		BenchOptions.XdBench options = BenchOptions.xdBench("--quick", "--seed", "42", "--duration", "90s", "chaos");
 
