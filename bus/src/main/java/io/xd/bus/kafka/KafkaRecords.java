@@ -271,6 +271,11 @@ final class KafkaRecords {
 		if (all.length == 0) {
 			return new GenericMessage<>(value, NO_HEADERS);
 		}
+		if (all.length == 1 && all[0].key().equals(PAYLOAD_HEADER)) {
+			// what XD writes beside a payload whose message has no headers of its own: the common case of a hop
+			return new GenericMessage<>(payload(value, new String(all[0].value(), StandardCharsets.UTF_8),
+					NO_HEADERS), NO_HEADERS);
+		}
 		Map<String, String> types = Map.of();
 		String kind = null;
 		for (Header header : all) {
