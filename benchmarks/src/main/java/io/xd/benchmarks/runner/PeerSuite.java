@@ -163,6 +163,14 @@ final class PeerSuite {
 		}
 	}
 
+	/** What checks, every few seconds of a measurement, that the side measured still works. */
+	@FunctionalInterface
+	private interface Trouble {
+
+		/** What went wrong, or {@code null}. */
+		String find() throws IOException, InterruptedException;
+	}
+
 	/** A fresh singlenode over Kafka; its first stream, then a second one, each on topics of its own. */
 	private List<Figure> xd(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
 		List<Figure> rates = new ArrayList<>();
@@ -182,7 +190,10 @@ final class PeerSuite {
 					.filter(s -> !s.isBlank())
 					.toList());
 				singlenode.deployStream(queue, properties);
-				rates.add(measure(offsets, run, stream, out, singlenode::isAlive, singlenode.log()));
+				// a stream that failed to deploy (a bad XD_PEER_XD_PROPERTIES) ends the case at once, not after 600 s
+				Trouble trouble = () -> !singlenode.isAlive() ? "the singlenode ended"
+						: "failed".equals(singlenode.streamStatus(queue)) ? "stream " + queue + " failed" : null;
+				rates.add(measure(offsets, run, stream, out, singlenode::isAlive, trouble, singlenode.log()));
 				singlenode.destroyStream(queue);
 				offsets.deleteTopics(List.of(in, out));
 			}
@@ -221,7 +232,7 @@ final class PeerSuite {
 					next.write("next\n");
 					next.flush();
 				}
-				rates.add(measure(offsets, run, STREAMS.get(i), out, process::isAlive, log));
+				rates.add(measure(offsets, run, STREAMS.get(i), out, process::isAlive, () -> null, log));
 			}
 		}
 		finally {
@@ -301,8 +312,8 @@ final class PeerSuite {
 	 * record out to the last.
 	 * @throws IOException with the end of the log when the process dies or the hop does not end within 600 s
 	 */
-	private Figure measure(KafkaOffsets offsets, Hop run, String stream, String out, BooleanSupplier alive, Path log)
-			throws IOException, InterruptedException {
+	private Figure measure(KafkaOffsets offsets, Hop run, String stream, String out, BooleanSupplier alive,
+			Trouble trouble, Path log) throws IOException, InterruptedException {
 		this.bench.progress("peer, " + run.round() + ": " + run.describe(stream) + ", " + run.records() + " records");
 		List<Sample> samples = new ArrayList<>();
 		long begin = System.nanoTime();
@@ -320,6 +331,11 @@ final class PeerSuite {
 						+ " records out); the end of " + log + ":\n" + tail(log));
 			}
 			if (now - lastProgress >= PROGRESS_NANOS) {
+				String wrong = trouble.find();
+				if (wrong != null) {
+					throw new IOException(run.describe(stream) + ": " + wrong + " (" + count + " of " + run.records()
+							+ " records out); the end of " + log + ":\n" + tail(log));
+				}
 				this.bench.progress(String.format("  %s: %d s, %,d of %,d records out", out,
 						(now - begin) / 1_000_000_000L, count, run.records()));
 				lastProgress = now;

@@ -189,6 +189,14 @@ final class Singlenode implements AutoCloseable {
 		post("/streams/deployments/" + encode(name), properties.isEmpty() ? Map.of() : Map.of("properties", properties));
 	}
 
+	/** A stream's status, such as {@code deployed} or {@code failed} ({@code GET /streams/definitions/{name}}). */
+	String streamStatus(String name) throws IOException, InterruptedException {
+		HttpResponse<String> response = send(HttpRequest.newBuilder(this.uri.resolve("/streams/definitions/"
+				+ encode(name))).GET());
+		check(response, "read stream " + name);
+		return this.mapper.readTree(response.body()).path("status").asString();
+	}
+
 	/** Undeploys and deletes a stream ({@code DELETE /streams/definitions/{name}}). */
 	void destroyStream(String name) throws IOException, InterruptedException {
 		check(send(HttpRequest.newBuilder(this.uri.resolve("/streams/definitions/" + encode(name))).DELETE()),
