@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -143,35 +144,24 @@ public final class ContainerServer implements AutoCloseable {
 	public ContainerServer(CuratorFramework client, ContainerAttributes attributes, ModuleRunner runner,
 			Duration rateInterval, double leaseFraction) {
 		this.lease = new SessionLease(leaseFraction);
-		this.leaseKeeper = Executors.newSingleThreadScheduledExecutor(task -> {
-			Thread thread = new Thread(task, "xd-container-lease");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.moduleStops = Executors.newCachedThreadPool(task -> {
-			Thread thread = new Thread(task, "xd-container-module-stop");
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.leaseKeeper = Executors.newSingleThreadScheduledExecutor(daemon("xd-container-lease"));
+		this.moduleStops = Executors.newCachedThreadPool(daemon("xd-container-module-stop"));
 		this.rateInterval = rateInterval;
-		this.rates = Executors.newSingleThreadScheduledExecutor(task -> {
-			Thread thread = new Thread(task, "xd-container-rates");
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.rates = Executors.newSingleThreadScheduledExecutor(daemon("xd-container-rates"));
 		this.client = client;
 		this.attributes = attributes;
 		this.runner = runner;
-		this.worker = Executors.newSingleThreadExecutor(task -> {
-			Thread thread = new Thread(task, "xd-container-deployer");
+		this.worker = Executors.newSingleThreadExecutor(daemon("xd-container-deployer"));
+		this.stopper = Executors.newSingleThreadExecutor(daemon("xd-container-stopper"));
+	}
+
+	/** Daemon threads of one name, so that none of the container's executors keeps the JVM alive. */
+	private static ThreadFactory daemon(String name) {
+		return task -> {
+			Thread thread = new Thread(task, name);
 			thread.setDaemon(true);
 			return thread;
-		});
-		this.stopper = Executors.newSingleThreadExecutor(task -> {
-			Thread thread = new Thread(task, "xd-container-stopper");
-			thread.setDaemon(true);
-			return thread;
-		});
+		};
 	}
 
 	public String id() {
