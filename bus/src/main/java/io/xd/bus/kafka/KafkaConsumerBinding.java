@@ -299,7 +299,10 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					+ "cluster; its records are delivered again", this.name);
 		}
 		PollTransaction transaction = this.transactions.get(Thread.currentThread());
-		if (transaction != null && transaction.heldPolls() > 0) {
+		if (transaction != null && !settled(transaction, consumer, records)) {
+			// the commit under way failed: the consumer went back to the committed offsets
+		}
+		else if (transaction != null && transaction.heldPolls() > 0) {
 			// a transaction holding earlier polls cannot commit now: aborted, and its records delivered again
 			abortHeld(transaction, consumer, records);
 		}
@@ -342,6 +345,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					handler.handleMessage(KafkaRecords.message(record.value(), record.headers(), raw));
 				}
 				catch (RuntimeException ex) {
+					if (!settled(transaction, consumer, records)) {
+						return;
+					}
 					if (transaction.heldPolls() > 0) {
 						abortHeld(transaction, consumer, records);
 						return;
@@ -357,16 +363,20 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 				if (transaction.isOpen()) {
 					// the transaction holds this poll only (see above): its records before the failing one
 					transaction.hold(consumer, PollOffsets.next(records, end), PollOffsets.first(records));
-					if (!commitHeld(transaction, consumer)) {
+					if (!commitHeld(transaction, consumer) || !settled(transaction, consumer, records)) {
 						return;
 					}
 				}
-				// nothing sent before it: the error handler commits the records before it and seeks to it
+				// committed, or nothing sent before it: the error handler commits the records before it (and dead
+				// letters commit their own offset) only after every transaction before them has
 				throw new BatchListenerFailedException(failure.getMessage(), failure, end);
 			}
 			if (!transaction.isOpen()) {
-				// nothing was sent, in this poll or one held: the offsets are committed as they are
-				acknowledgment.acknowledge();
+				// nothing was sent, in this poll or one held: the offsets are committed as they are, after the
+				// transaction before them
+				if (settled(transaction, consumer, records)) {
+					acknowledgment.acknowledge();
+				}
 				return;
 			}
 			Map<TopicPartition, OffsetAndMetadata> next = PollOffsets.next(records);
@@ -382,11 +392,15 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	}
 
 	/**
-	 * Commits the transaction of the polls a listener thread holds; when it cannot, goes back to the committed
-	 * offsets of their partitions, so that they are delivered again.
-	 * @return whether it committed
+	 * Starts committing the transaction of the polls a listener thread holds, once the one before it has committed
+	 * (see {@link PollTransaction#commitHeld}); when either cannot, goes back to the committed offsets of their
+	 * partitions, so that they are delivered again.
+	 * @return whether the commit is under way: {@code false} when the one before failed or this one could not start
 	 */
 	private boolean commitHeld(PollTransaction transaction, Consumer<?, ?> consumer) {
+		if (!settled(transaction, consumer, List.of())) {
+			return false;
+		}
 		Map<TopicPartition, Long> first = transaction.heldFirst();
 		try {
 			transaction.commitHeld(consumer.groupMetadata());
@@ -394,7 +408,37 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 		catch (KafkaException ex) {
 			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
+			transaction.abort();
 			rewindToCommitted(consumer, first);
+			return false;
+		}
+	}
+
+	/**
+	 * Waits for the listener thread's commit under way, if any. When it failed, the open transaction is aborted and
+	 * the consumer goes back to the committed offsets of every partition it or the polls since hold (this poll's
+	 * {@code records} too), so that all of them are delivered again.
+	 * @return whether there was no commit under way, or it committed
+	 */
+	private boolean settled(PollTransaction transaction, Consumer<?, ?> consumer,
+			List<ConsumerRecord<byte[], byte[]>> records) {
+		if (!transaction.committing()) {
+			return true;
+		}
+		Map<TopicPartition, Long> first = transaction.committingFirst();
+		try {
+			transaction.settle();
+			return true;
+		}
+		catch (KafkaException ex) {
+			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
+			transaction.heldFirst().forEach(first::putIfAbsent);
+			PollOffsets.first(records).forEach(first::putIfAbsent);
+			transaction.abort();
+			transaction.forgetHeld();
+			if (consumer != null) {
+				rewindToCommitted(consumer, first);
+			}
 			return false;
 		}
 	}
@@ -405,6 +449,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	 */
 	private void abortHeld(PollTransaction transaction, Consumer<?, ?> consumer,
 			List<ConsumerRecord<byte[], byte[]>> records) {
+		if (!settled(transaction, consumer, records)) {
+			return;
+		}
 		Map<TopicPartition, Long> first = transaction.heldFirst();
 		PollOffsets.first(records).forEach(first::putIfAbsent);
 		transaction.abort();
@@ -414,19 +461,23 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		transaction.beCareful(PipelinedCommits.CAREFUL_POLLS);
 	}
 
-	/** Commits the calling listener thread's open transaction of held polls, if any (between polls). */
+	/**
+	 * Commits the calling listener thread's open transaction of held polls, if any, and waits until it and the one
+	 * before have committed (between polls).
+	 */
 	private void commitHeldPolls(Consumer<?, ?> consumer) {
 		PollTransaction transaction = this.transactions.get(Thread.currentThread());
-		if (transaction == null || transaction.heldPolls() == 0) {
+		if (transaction == null) {
 			return;
 		}
 		Consumer<?, ?> held = (consumer != null) ? consumer : transaction.heldConsumer();
-		if (transaction.isOpen()) {
+		if (transaction.heldPolls() > 0 && transaction.isOpen()) {
 			commitHeld(transaction, held);
 		}
 		else {
 			transaction.forgetHeld();
 		}
+		settled(transaction, held, List.of());
 	}
 
 	/**
@@ -515,7 +566,13 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		// the group has moved on: a transaction holding their offsets could not commit
 		PollTransaction transaction = this.transactions.get(Thread.currentThread());
-		if (transaction != null && transaction.heldPolls() > 0) {
+		if (transaction != null) {
+			try {
+				transaction.settle();
+			}
+			catch (KafkaException ex) {
+				logger.debug("A transaction of '{}' did not commit before its partitions were lost", this.name, ex);
+			}
 			transaction.abort();
 			transaction.forgetHeld();
 		}

@@ -3,6 +3,11 @@ package io.xd.bus.kafka;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -29,6 +34,14 @@ import org.slf4j.LoggerFactory;
  * first send of a poll: a poll whose handling sends nothing (a sink, a filter that drops every record) commits no
  * transaction. A producer binding finds the producer through {@link #producer}, on the thread that
  * {@link #enter entered} the transaction.
+ * <p>
+ * Two producers (<em>lanes</em>, each with a transactional id of its own) take turns, so that the listener thread
+ * does not wait while a transaction commits: {@link #commitHeld} waits only until the lane's records are
+ * acknowledged (so that the next transaction's records follow them in every partition), then hands the commit
+ * (sending the offsets, ending the transaction) to a thread of this instance's own and begins the next transaction on
+ * the other lane. One commit is under way at most; the next one waits for it ({@link #settle}), so that
+ * transactions commit in the order of their offsets, and a commit that failed is seen before anything after it
+ * commits: the caller then aborts the open transaction and goes back to the committed offsets.
  */
 final class PollTransaction implements AutoCloseable {
 
@@ -52,9 +65,18 @@ final class PollTransaction implements AutoCloseable {
 
 	private Map<String, Object> clientConfig;
 
-	private Producer<byte[], byte[]> producer;
+	/** The lane that takes the sends of the open transaction, and the other one. */
+	private Lane current;
 
-	private boolean open;
+	private Lane other;
+
+	/** The commit under way on the other lane, or {@code null}; and the first offsets of the polls it holds. */
+	private CompletableFuture<Void> committing;
+
+	private Map<TopicPartition, Long> committingFirst = Map.of();
+
+	/** Runs the commits handed over, made with the first. */
+	private ExecutorService committer;
 
 	/** The next offsets of the polls handled in the open transaction (or since the last commit), and their first. */
 	private final Map<TopicPartition, OffsetAndMetadata> heldOffsets = new HashMap<>();
@@ -65,7 +87,7 @@ final class PollTransaction implements AutoCloseable {
 
 	private long heldSince;
 
-	/** The consumer of the polls held, for a commit between polls. */
+	/** The consumer of the last poll held, for a commit between polls. */
 	private Consumer<?, ?> heldConsumer;
 
 	/** Polls still to commit one by one, after a failure in a transaction that held several. */
@@ -73,6 +95,8 @@ final class PollTransaction implements AutoCloseable {
 
 	PollTransaction(String transactionalId) {
 		this.transactionalId = transactionalId;
+		this.current = new Lane(transactionalId);
+		this.other = new Lane(transactionalId + "-b");
 	}
 
 	/**
@@ -96,15 +120,13 @@ final class PollTransaction implements AutoCloseable {
 	}
 
 	private Producer<byte[], byte[]> begin(Map<String, Object> config) {
-		if (this.producer == null) {
+		if (this.clientConfig == null) {
 			this.clientConfig = config;
-			this.producer = create(config);
+			// the other lane's producer is made meanwhile, on the commit thread: its first commit comes after that
+			Lane next = this.other;
+			next.ready = CompletableFuture.runAsync(next::prepare, committer());
 		}
-		if (!this.open) {
-			this.producer.beginTransaction();
-			this.open = true;
-		}
-		return this.producer;
+		return this.current.begin();
 	}
 
 	/**
@@ -117,22 +139,6 @@ final class PollTransaction implements AutoCloseable {
 		transactional.put(ProducerConfig.ACKS_CONFIG, "all");
 		transactional.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) TRANSACTION_TIMEOUT.toMillis());
 		return transactional;
-	}
-
-	private Producer<byte[], byte[]> create(Map<String, Object> config) {
-		Map<String, Object> transactional = transactionalConfig(config);
-		transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.transactionalId);
-		KafkaProducer<byte[], byte[]> created = new KafkaProducer<>(transactional, new ByteArraySerializer(),
-				new ByteArraySerializer());
-		try {
-			// fences an earlier producer of this id and completes or aborts what it left open
-			created.initTransactions();
-		}
-		catch (KafkaException ex) {
-			created.close(Duration.ZERO);
-			throw ex;
-		}
-		return created;
 	}
 
 	/**
@@ -165,9 +171,9 @@ final class PollTransaction implements AutoCloseable {
 		return new HashMap<>(this.heldFirst);
 	}
 
-	/** The consumer of the polls held, or {@code null}. */
+	/** The consumer of the last poll held (the one the listener thread polls with), or {@code null}. */
 	Consumer<?, ?> heldConsumer() {
-		return (this.heldPolls == 0) ? null : this.heldConsumer;
+		return this.heldConsumer;
 	}
 
 	/** Forgets the polls held: committed, or to be delivered again. */
@@ -175,14 +181,76 @@ final class PollTransaction implements AutoCloseable {
 		this.heldOffsets.clear();
 		this.heldFirst.clear();
 		this.heldPolls = 0;
-		this.heldConsumer = null;
 	}
 
-	/** Commits the open transaction with the offsets of the polls held. */
+	/**
+	 * Commits the open transaction with the offsets of the polls held, on this instance's commit thread: waits until
+	 * its records are acknowledged, hands the commit over and returns, the next transaction to begin on the other
+	 * lane. Called with no commit under way ({@link #settle} first).
+	 */
 	void commitHeld(ConsumerGroupMetadata group) {
+		if (this.committing != null) {
+			throw new IllegalStateException("A commit of transaction " + this.transactionalId + " is under way");
+		}
 		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(this.heldOffsets);
+		Map<TopicPartition, Long> first = heldFirst();
 		forgetHeld();
-		commit(offsets, group);
+		Lane lane = this.current;
+		// the next transaction's records go to the same partitions through another producer: they must come after
+		// these in each of them
+		lane.producer.flush();
+		this.current = this.other;
+		this.other = lane;
+		this.committingFirst = first;
+		this.committing = CompletableFuture.runAsync(() -> lane.commit(offsets, group), committer());
+	}
+
+	private ExecutorService committer() {
+		if (this.committer == null) {
+			this.committer = Executors.newSingleThreadExecutor(task -> {
+				Thread thread = new Thread(task, "xd-kafka-commit-" + this.transactionalId);
+				thread.setDaemon(true);
+				return thread;
+			});
+		}
+		return this.committer;
+	}
+
+	/** Whether a commit is under way or its outcome not yet seen by {@link #settle}. */
+	boolean committing() {
+		return this.committing != null;
+	}
+
+	/** The first offsets of the polls of the commit under way (empty when none), to go back to if it fails. */
+	Map<TopicPartition, Long> committingFirst() {
+		return new HashMap<>(this.committingFirst);
+	}
+
+	/**
+	 * Waits for the commit under way, if any, to end.
+	 * @throws KafkaException when it did not commit: it was aborted, or its producer replaced when the outcome is not
+	 * known (the committed offsets then tell what happened)
+	 */
+	void settle() {
+		CompletableFuture<Void> pending = this.committing;
+		if (pending == null) {
+			return;
+		}
+		this.committing = null;
+		this.committingFirst = Map.of();
+		try {
+			pending.get();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof KafkaException kafka) {
+				throw kafka;
+			}
+			throw new KafkaException("The commit of transaction " + this.transactionalId + " failed", ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new KafkaException("Interrupted while transaction " + this.transactionalId + " committed", ex);
+		}
 	}
 
 	/** Starts committing each poll's transaction at its end, for {@code polls} polls. */
@@ -201,75 +269,155 @@ final class PollTransaction implements AutoCloseable {
 
 	/** Whether a transaction is open: something was sent since the last commit or abort. */
 	boolean isOpen() {
-		return this.open;
+		return this.current.open;
 	}
 
-	/**
-	 * Commits the open transaction with {@code offsets}, the next offsets to read of the records handled.
-	 * @throws KafkaException when the transaction could not be committed; it was aborted, or its producer replaced
-	 * when the outcome is not known (the committed offsets then tell what happened)
-	 */
-	void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
-		try {
-			this.producer.sendOffsetsToTransaction(offsets, group);
-		}
-		catch (KafkaException ex) {
-			abort();
-			throw ex;
-		}
-		long deadline = System.nanoTime() + COMMIT_PATIENCE.toNanos();
-		while (true) {
+	/** Aborts the open transaction, if any: nothing it holds becomes visible to {@code read_committed} readers. */
+	void abort() {
+		this.current.abort();
+	}
+
+	@Override
+	public void close() {
+		if (this.committer != null) {
+			// lets the commit under way (and the making of a producer) end first
+			this.committer.shutdown();
 			try {
-				this.producer.commitTransaction();
-				this.open = false;
-				return;
-			}
-			catch (TimeoutException ex) {
-				// the commit may have happened: only the same call again may end the transaction now
-				if (System.nanoTime() > deadline) {
-					replace();
-					throw ex;
+				if (!this.committer.awaitTermination(CLOSE_PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
+					logger.debug("The last commit of transaction {} did not end in time", this.transactionalId);
 				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.current.close();
+		this.other.close();
+	}
+
+	/** One transactional producer, and whether a transaction of it is open. */
+	private final class Lane {
+
+		private final String id;
+
+		private Producer<byte[], byte[]> producer;
+
+		private boolean open;
+
+		/** The making of the producer ahead of the lane's first transaction, or {@code null}. */
+		private CompletableFuture<Void> ready;
+
+		Lane(String id) {
+			this.id = id;
+		}
+
+		/** Makes the producer ahead of the lane's first transaction; if it cannot, {@link #begin} tries again. */
+		void prepare() {
+			try {
+				this.producer = create();
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not make the producer of transaction {} yet", this.id, ex);
+			}
+		}
+
+		Producer<byte[], byte[]> begin() {
+			if (this.ready != null) {
+				this.ready.join();
+				this.ready = null;
+			}
+			if (this.producer == null) {
+				this.producer = create();
+			}
+			if (!this.open) {
+				this.producer.beginTransaction();
+				this.open = true;
+			}
+			return this.producer;
+		}
+
+		private Producer<byte[], byte[]> create() {
+			Map<String, Object> transactional = transactionalConfig(PollTransaction.this.clientConfig);
+			transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.id);
+			KafkaProducer<byte[], byte[]> created = new KafkaProducer<>(transactional, new ByteArraySerializer(),
+					new ByteArraySerializer());
+			try {
+				// fences an earlier producer of this id and completes or aborts what it left open
+				created.initTransactions();
+			}
+			catch (KafkaException ex) {
+				created.close(Duration.ZERO);
+				throw ex;
+			}
+			return created;
+		}
+
+		/**
+		 * Commits the open transaction with {@code offsets}, the next offsets to read of the records handled.
+		 * @throws KafkaException when the transaction could not be committed; it was aborted, or its producer replaced
+		 * when the outcome is not known
+		 */
+		void commit(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group) {
+			try {
+				this.producer.sendOffsetsToTransaction(offsets, group);
 			}
 			catch (KafkaException ex) {
 				abort();
 				throw ex;
 			}
+			long deadline = System.nanoTime() + COMMIT_PATIENCE.toNanos();
+			while (true) {
+				try {
+					this.producer.commitTransaction();
+					this.open = false;
+					return;
+				}
+				catch (TimeoutException ex) {
+					// the commit may have happened: only the same call again may end the transaction now
+					if (System.nanoTime() > deadline) {
+						replace();
+						throw ex;
+					}
+				}
+				catch (KafkaException ex) {
+					abort();
+					throw ex;
+				}
+			}
 		}
-	}
 
-	/** Aborts the open transaction, if any: nothing it holds becomes visible to {@code read_committed} readers. */
-	void abort() {
-		if (!this.open) {
-			return;
+		void abort() {
+			if (!this.open) {
+				return;
+			}
+			this.open = false;
+			try {
+				this.producer.abortTransaction();
+			}
+			catch (KafkaException ex) {
+				// fenced, timed out by the broker or failed for good: the producer can do nothing more
+				logger.warn("Could not abort transaction {}; replacing its producer", this.id, ex);
+				replace();
+			}
 		}
-		this.open = false;
-		try {
-			this.producer.abortTransaction();
-		}
-		catch (KafkaException ex) {
-			// fenced, timed out by the broker or failed for good: the producer can do nothing more
-			logger.warn("Could not abort transaction {}; replacing its producer", this.transactionalId, ex);
-			replace();
-		}
-	}
 
-	/**
-	 * Closes the producer and makes a new one with the same transactional id at once, so that whatever the old one
-	 * left open is completed or aborted (and its offsets settled) before the consumer reads its committed offsets.
-	 */
-	private void replace() {
-		this.open = false;
-		this.producer.close(Duration.ZERO);
-		this.producer = null;
-		this.producer = create(this.clientConfig);
-	}
-
-	@Override
-	public void close() {
-		if (this.producer != null) {
-			this.producer.close(CLOSE_PATIENCE);
+		/**
+		 * Closes the producer and makes a new one with the same transactional id at once, so that whatever the old
+		 * one left open is completed or aborted (and its offsets settled) before the consumer reads its committed
+		 * offsets.
+		 */
+		private void replace() {
+			this.open = false;
+			this.producer.close(Duration.ZERO);
 			this.producer = null;
+			this.producer = create();
+		}
+
+		void close() {
+			if (this.producer != null) {
+				this.producer.close(CLOSE_PATIENCE);
+				this.producer = null;
+			}
 		}
 	}
 }

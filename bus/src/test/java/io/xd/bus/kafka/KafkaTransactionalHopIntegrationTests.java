@@ -14,7 +14,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +84,81 @@ class KafkaTransactionalHopIntegrationTests {
 				Duration.ofSeconds(10), Duration.ZERO, "read_uncommitted"));
 		assertThat(all.size()).as("records in the log, aborted ones included").isGreaterThan(total);
 		awaitCommitted(KafkaTopicProvisioner.topicName(in), KafkaTopicProvisioner.topicName(in), total);
+	}
+
+	/**
+	 * A hop commits a transaction while the next one takes its sends (two producers taking turns): fencing their
+	 * transactional ids again and again (as a second instance of the same id would) fails commits under way and
+	 * transactions still open, and every record still reaches a {@code read_committed} reader once, in order.
+	 */
+	@Test
+	void forwardsEveryRecordOnceInOrderWhenItsTransactionalProducersAreFencedMidStream() throws Exception {
+		KafkaMessageBus bus = transactionalBus();
+		String in = this.prefix + "-fenced.0";
+		String out = this.prefix + "-fenced.1";
+		int total = 20_000;
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.NONE);
+		bus.bindConsumer(in, message -> forward.channel().send(message), BindingProperties.NONE);
+		String topic = KafkaTopicProvisioner.topicName(in);
+		ProducerBinding source = bus.bindProducer(in, null, BindingProperties.NONE);
+		Thread sender = new Thread(() -> IntStream.range(0, total).forEach(i -> {
+			source.channel().send(MessageBuilder.withPayload(bytes("m" + i)).build());
+			if (i % 500 == 499) {
+				pause(Duration.ofMillis(40));
+			}
+		}));
+		sender.start();
+		int fenced = 0;
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+				SharedKafkaBroker.brokers()))) {
+			while (sender.isAlive()) {
+				for (String id : hopTransactionalIds(admin, topic)) {
+					fence(id);
+					fenced++;
+				}
+				pause(Duration.ofMillis(150));
+			}
+		}
+		sender.join();
+		assertThat(fenced).as("fences of the hop's transactional ids while it ran").isGreaterThanOrEqualTo(4);
+
+		List<String> committed = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total,
+				Duration.ofSeconds(60), LINGER, "read_committed"));
+		assertThat(committed).containsExactlyElementsOf(IntStream.range(0, total).mapToObj(i -> "m" + i).toList());
+		// fences aborted transactions that held records: their copies are in the log, unseen by the reader above
+		List<String> all = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total + 1,
+				Duration.ofSeconds(10), Duration.ZERO, "read_uncommitted"));
+		assertThat(all.size()).as("records in the log, aborted ones included").isGreaterThan(total);
+		awaitCommitted(topic, topic, total);
+	}
+
+	/** The transactional ids of the hop that consumes {@code group}'s topic (both of a listener thread's). */
+	private static List<String> hopTransactionalIds(Admin admin, String group) throws Exception {
+		return admin.listTransactions()
+			.all()
+			.get()
+			.stream()
+			.map(listing -> listing.transactionalId())
+			.filter(id -> id.startsWith("xd-" + group + "-") && !id.contains("dead-letters"))
+			.toList();
+	}
+
+	/** Fences the producer of {@code id}: what it has open is aborted, and its next call fails. */
+	private static void fence(String id) {
+		try (KafkaProducer<byte[], byte[]> zombie = new KafkaProducer<>(Map.of(
+				ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedKafkaBroker.brokers(),
+				ProducerConfig.TRANSACTIONAL_ID_CONFIG, id), new ByteArraySerializer(), new ByteArraySerializer())) {
+			zombie.initTransactions();
+		}
+	}
+
+	private static void pause(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test
