@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -243,22 +244,43 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	}
 
 	/**
-	 * Starts the listener threads and waits, up to {@code patience}, until each has joined the group, so that a
-	 * module reported deployed is already reading: a source started after it finds the consumer fetching, instead of
-	 * its first messages waiting for the join. A thread that takes longer (a broker slow to answer) goes on joining
-	 * after this returns; nothing is lost meanwhile, it is only later.
+	 * Starts the listener threads and waits, up to {@code patience}, until each has joined the group and every
+	 * partition of the topic is owned (by this binding or by other members of its group), so that a module reported
+	 * deployed is already reading: a source started after it finds the consumer fetching, instead of its first
+	 * messages waiting for the join. A thread that takes longer (a broker slow to answer) goes on joining after this
+	 * returns; nothing is lost meanwhile, it is only later.
+	 * @param ownedInGroup how many partitions of the topic the group's members own, as the group coordinator says:
+	 * asked when the threads have joined owning fewer than all of them (the first assignment of a topic just made
+	 * can come empty, the partitions a heartbeat later)
 	 * @return whether every thread joined in time
 	 */
-	boolean start(Duration patience) {
+	boolean start(Duration patience, IntSupplier ownedInGroup) {
+		long deadline = System.nanoTime() + patience.toNanos();
 		this.listener.start();
 		int threads = this.listener.getConcurrency();
 		boolean joinedInTime = Waiting.until(() -> this.joined.size() >= threads || !this.listener.isRunning(),
 				patience, Duration.ofMillis(5));
+		if (joinedInTime && this.assigned.size() < this.partitions) {
+			Waiting.until(() -> this.assigned.size() >= this.partitions || !this.listener.isRunning()
+					|| ownedByTheGroup(ownedInGroup), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
+					Duration.ofMillis(50));
+		}
 		if (!joinedInTime) {
 			logger.info("The consumer of '{}' (group {}) has not joined its group after {} ms; going on, it will "
 					+ "read once it has", this.name, this.groupId, patience.toMillis());
 		}
 		return joinedInTime;
+	}
+
+	private boolean ownedByTheGroup(IntSupplier ownedInGroup) {
+		try {
+			return ownedInGroup.getAsInt() >= this.partitions;
+		}
+		catch (RuntimeException ex) {
+			// the group cannot be described: the binding does not wait for what it cannot see
+			logger.debug("Could not tell whether group {} owns every partition of '{}'", this.groupId, this.name, ex);
+			return true;
+		}
 	}
 
 	/** Runs {@code action} once, when the binding starts to unbind (before its consumer stops). */

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -129,6 +130,19 @@ final class KafkaTopicProvisioner {
 		await(this.admin.listOffsets(latest).all(), "read the end offsets of topic '" + topic + "'")
 			.forEach((partition, info) -> ends.put(partition, info.offset()));
 		return ends;
+	}
+
+	/** How many partitions of {@code topic} the members of group {@code groupId} own now, as its coordinator says. */
+	int ownedInGroup(String groupId, String topic) {
+		ConsumerGroupDescription group = await(this.admin.describeConsumerGroups(List.of(groupId))
+			.describedGroups()
+			.get(groupId), "describe consumer group '" + groupId + "'");
+		return (int) group.members()
+			.stream()
+			.flatMap(member -> member.assignment().topicPartitions().stream())
+			.filter(partition -> partition.topic().equals(topic))
+			.distinct()
+			.count();
 	}
 
 	/** The consumer groups the cluster knows, by id. */
