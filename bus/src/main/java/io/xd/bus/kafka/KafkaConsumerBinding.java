@@ -430,7 +430,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 		catch (KafkaException ex) {
 			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
-			transaction.abort();
+			abortQuietly(transaction);
+			transaction.forgetHeld();
 			rewindToCommitted(consumer, first);
 			return false;
 		}
@@ -456,12 +457,25 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
 			transaction.heldFirst().forEach(first::putIfAbsent);
 			PollOffsets.first(records).forEach(first::putIfAbsent);
-			transaction.abort();
+			abortQuietly(transaction);
 			transaction.forgetHeld();
 			if (consumer != null) {
 				rewindToCommitted(consumer, first);
 			}
 			return false;
+		}
+	}
+
+	/**
+	 * Aborts the open transaction; when that fails (its producer could not be replaced), the failure is logged, not
+	 * thrown, so that the caller still forgets the polls held and goes back to their first records.
+	 */
+	private void abortQuietly(PollTransaction transaction) {
+		try {
+			transaction.abort();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not abort a transaction of '{}'; the broker aborts it when it times out", this.name, ex);
 		}
 	}
 
@@ -476,7 +490,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 		Map<TopicPartition, Long> first = transaction.heldFirst();
 		PollOffsets.first(records).forEach(first::putIfAbsent);
-		transaction.abort();
+		abortQuietly(transaction);
 		transaction.forgetHeld();
 		first.keySet().retainAll(consumer.assignment());
 		first.forEach(consumer::seek);
@@ -496,8 +510,13 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		if (transaction.heldPolls() > 0 && transaction.isOpen()) {
 			commitHeld(transaction, held);
 		}
-		else {
+		else if (transaction.heldPolls() > 0) {
+			// polls held without a transaction to commit them (it was aborted): delivered again
+			Map<TopicPartition, Long> first = transaction.heldFirst();
 			transaction.forgetHeld();
+			if (held != null) {
+				rewindToCommitted(held, first);
+			}
 		}
 		settled(transaction, held, List.of());
 	}
@@ -509,11 +528,27 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	 */
 	private static void rewindToCommitted(Consumer<?, ?> consumer, Map<TopicPartition, Long> first) {
 		first.keySet().retainAll(consumer.assignment());
-		Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(first.keySet());
+		Map<TopicPartition, OffsetAndMetadata> committed = committedOrNone(consumer, first.keySet());
 		first.forEach((partition, offset) -> {
 			OffsetAndMetadata done = committed.get(partition);
 			consumer.seek(partition, (done != null) ? done.offset() : offset);
 		});
+	}
+
+	/**
+	 * The committed offsets of {@code partitions}; none when they cannot be read, as the first offsets held are never
+	 * past what is committed: going back to them repeats records, never skips one.
+	 */
+	private static Map<TopicPartition, OffsetAndMetadata> committedOrNone(Consumer<?, ?> consumer,
+			Set<TopicPartition> partitions) {
+		try {
+			return consumer.committed(partitions);
+		}
+		catch (KafkaException ex) {
+			logger.warn("Could not read the committed offsets of {}; going back to the first records held", partitions,
+					ex);
+			return Map.of();
+		}
 	}
 
 	/** Sends a record given up on to the dead-letter topic in one transaction with its offset. */
@@ -595,7 +630,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			catch (KafkaException ex) {
 				logger.debug("A transaction of '{}' did not commit before its partitions were lost", this.name, ex);
 			}
-			transaction.abort();
+			abortQuietly(transaction);
 			transaction.forgetHeld();
 		}
 		this.assigned.removeAll(partitions);

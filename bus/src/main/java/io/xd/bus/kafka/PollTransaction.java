@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -236,20 +236,19 @@ final class PollTransaction implements AutoCloseable {
 		if (pending == null) {
 			return;
 		}
-		this.committing = null;
-		this.committingFirst = Map.of();
 		try {
-			pending.get();
+			// not interruptible: until the commit has ended its lane is the commit thread's, and its outcome unknown
+			pending.join();
 		}
-		catch (ExecutionException ex) {
+		catch (CompletionException ex) {
 			if (ex.getCause() instanceof KafkaException kafka) {
 				throw kafka;
 			}
 			throw new KafkaException("The commit of transaction " + this.transactionalId + " failed", ex.getCause());
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new KafkaException("Interrupted while transaction " + this.transactionalId + " committed", ex);
+		finally {
+			this.committing = null;
+			this.committingFirst = Map.of();
 		}
 	}
 
@@ -280,7 +279,14 @@ final class PollTransaction implements AutoCloseable {
 	@Override
 	public void close() {
 		if (this.committer != null) {
-			// lets the commit under way (and the making of a producer) end first
+			// the producers are closed on the commit thread, after the commit under way (and the making of a
+			// producer) has ended, however long that takes: never under a commit
+			Lane first = this.current;
+			Lane second = this.other;
+			this.committer.execute(() -> {
+				first.close();
+				second.close();
+			});
 			this.committer.shutdown();
 			try {
 				if (!this.committer.awaitTermination(CLOSE_PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -290,6 +296,7 @@ final class PollTransaction implements AutoCloseable {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+			return;
 		}
 		this.current.close();
 		this.other.close();
