@@ -321,14 +321,12 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					+ "cluster; its records are delivered again", this.name);
 		}
 		PollTransaction transaction = this.transactions.get(Thread.currentThread());
-		if (transaction != null && !settled(transaction, consumer, records)) {
-			// the commit under way failed: the consumer went back to the committed offsets
-		}
-		else if (transaction != null && transaction.heldPolls() > 0) {
+		if (transaction != null && transaction.heldPolls() > 0) {
 			// a transaction holding earlier polls cannot commit now: aborted, and its records delivered again
 			abortHeld(transaction, consumer, records);
 		}
-		else {
+		else if (transaction == null || settled(transaction, consumer, records)) {
+			// (when the commit under way failed, the consumer went back to the committed offsets instead)
 			PollOffsets.first(records).forEach(consumer::seek);
 		}
 		try {
@@ -429,10 +427,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			return true;
 		}
 		catch (KafkaException ex) {
-			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
-			abortQuietly(transaction);
-			transaction.forgetHeld();
-			rewindToCommitted(consumer, first);
+			deliverAgain(transaction, consumer, first, ex);
 			return false;
 		}
 	}
@@ -454,15 +449,25 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			return true;
 		}
 		catch (KafkaException ex) {
-			logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, ex);
-			transaction.heldFirst().forEach(first::putIfAbsent);
 			PollOffsets.first(records).forEach(first::putIfAbsent);
-			abortQuietly(transaction);
-			transaction.forgetHeld();
-			if (consumer != null) {
-				rewindToCommitted(consumer, first);
-			}
+			deliverAgain(transaction, consumer, first, ex);
 			return false;
+		}
+	}
+
+	/**
+	 * After a commit that failed: aborts the open transaction, forgets the polls held and goes back to the committed
+	 * offsets of the partitions of {@code first} and of those polls, so that all their records are delivered again.
+	 * @param first the first offsets to go back to when nothing is committed, added to by the polls held
+	 */
+	private void deliverAgain(PollTransaction transaction, Consumer<?, ?> consumer, Map<TopicPartition, Long> first,
+			KafkaException failure) {
+		logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, failure);
+		transaction.heldFirst().forEach(first::putIfAbsent);
+		abortQuietly(transaction);
+		transaction.forgetHeld();
+		if (consumer != null) {
+			rewindToCommitted(consumer, first);
 		}
 	}
 
