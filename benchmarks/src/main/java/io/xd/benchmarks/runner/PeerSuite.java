@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,8 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The {@code peer} suite: one Kafka hop through XD ({@code queue:in > bridge > queue:out}, and {@code transform
@@ -375,6 +378,7 @@ final class PeerSuite {
 					+ "; each figure is the median of its rounds.");
 		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
 		table.rows().forEach(json::row);
+		modeCost(json, table);
 		List<String> categories = new ArrayList<>();
 		List<List<Figure>> ratios = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
@@ -396,6 +400,45 @@ final class PeerSuite {
 				.series(hop + " " + PeerTable.EXACTLY_ONCE, categories, ratios.get(series + 1));
 		}
 		json.write();
+	}
+
+	/**
+	 * Exactly-once / at-least-once round by round, pooled over cases per side (all sizes, then 100 B): a note, an
+	 * object {@code modeCost} with the figures, and a chart of each case's median ratio.
+	 */
+	private void modeCost(SuiteJson json, PeerTable table) {
+		ObjectNode figures = json.object("modeCost");
+		StringBuilder note = new StringBuilder("Exactly-once / at-least-once, round by round (a case's two modes are "
+				+ "measured minutes apart in each round), pooled over cases; the median ratio with a distribution-free "
+				+ "95% interval:");
+		for (String side : List.of(PeerTable.XD, PeerTable.STREAMS)) {
+			for (Integer size : Arrays.asList(null, 100)) {
+				PeerTable.ModeCost cost = table.modeCost(side, key -> size == null || key.size() == size);
+				String which = side + (size == null ? ", every case" : ", " + size + " B");
+				note.append(' ').append(which).append(": ").append(cost.describe()).append(';');
+				ObjectNode figure = figures.putObject(which);
+				figure.put("pairs", cost.pairs());
+				ArrayNode interval = figure.putArray("median, low, high");
+				SuiteJson.add(interval, cost.median());
+				SuiteJson.add(interval, cost.low());
+				SuiteJson.add(interval, cost.high());
+				figure.put("atLeastOnceAtLeastAsFast", cost.atLeastOnceAhead());
+				this.bench.progress("peer: exactly-once / at-least-once, " + which + ": " + cost.describe());
+			}
+		}
+		json.note(note.substring(0, note.length() - 1) + ".");
+		List<String> categories = new ArrayList<>();
+		List<Figure> xd = new ArrayList<>();
+		List<Figure> streams = new ArrayList<>();
+		for (PeerTable.Case key : table.cases()) {
+			categories.add(key.hop() + " " + key.size() + " B " + key.partitions() + "p " + key.stream());
+			xd.add(table.modeCost(PeerTable.XD, key::equals).median());
+			streams.add(table.modeCost(PeerTable.STREAMS, key::equals).median());
+		}
+		json.chart("Exactly-once / at-least-once per case (median of the rounds' ratios; below 1 = at-least-once "
+				+ "faster)", "bar", "hop, size, partitions, stream", "exactly-once / at-least-once", false)
+			.series(PeerTable.XD, categories, xd)
+			.series(PeerTable.STREAMS, categories, streams);
 	}
 
 }

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+
+import org.apache.commons.math3.distribution.BinomialDistribution;
 
 /**
  * The {@code peer} suite's measurements and the table made of them: the rounds of each case on each side, their
@@ -35,6 +38,28 @@ final class PeerTable {
 	 * @param stream {@code first} or {@code later}
 	 */
 	record Case(String hop, int size, int partitions, String stream) {
+	}
+
+	/**
+	 * What exactly-once costs beside at-least-once on one side, round by round: each round measures both modes of a
+	 * case within minutes of each other, so their ratio leaves out much of what moves from one round to the next
+	 * (the machine is shared), and pooling the ratios of many cases says more than any one case's medians can.
+	 *
+	 * @param pairs the (case, round) pairs with a rate in both modes
+	 * @param median the median of their ratios exactly-once / at-least-once: below 1, at-least-once is faster
+	 * @param low the lower end of a 95% interval for that median, n/a under 6 pairs
+	 * @param high the upper end of that interval
+	 * @param atLeastOnceAhead the pairs in which at-least-once was at least as fast as exactly-once
+	 */
+	record ModeCost(int pairs, Figure median, Figure low, Figure high, int atLeastOnceAhead) {
+
+		/** Such as {@code 0.97 (95% interval 0.95-0.99) over 80 pairs, at-least-once ahead in 52}. */
+		String describe() {
+			String interval = this.low.isPresent() ? "95% interval " + this.low.format("%.3f") + "-"
+					+ this.high.format("%.3f") : "no interval under 6 pairs";
+			return this.median.format("%.3f") + " (" + interval + ") over " + this.pairs
+					+ " pairs, at-least-once at least as fast in " + this.atLeastOnceAhead;
+		}
 	}
 
 	private final Map<Case, Map<String, List<Double>>> rounds = new LinkedHashMap<>();
@@ -82,6 +107,43 @@ final class PeerTable {
 	/** The ratio XD / Kafka Streams of the medians in {@code mode}, per case. */
 	Figure ratio(Case key, String mode) {
 		return median(key, XD, mode).dividedBy(median(key, STREAMS, mode));
+	}
+
+	/**
+	 * Exactly-once / at-least-once on {@code side} over the cases {@code which} accepts, pairing each case's rounds
+	 * in the order they were measured. The interval is distribution-free: the order statistics of the ratios that
+	 * the binomial distribution puts around their median, so it holds whatever the spread of the rounds.
+	 */
+	ModeCost modeCost(String side, Predicate<Case> which) {
+		List<Double> ratios = new ArrayList<>();
+		int ahead = 0;
+		for (Case key : this.rounds.keySet()) {
+			if (!which.test(key)) {
+				continue;
+			}
+			List<Double> atLeastOnce = rounds(key, side, AT_LEAST_ONCE);
+			List<Double> exactlyOnce = rounds(key, side, EXACTLY_ONCE);
+			for (int i = 0; i < Math.min(atLeastOnce.size(), exactlyOnce.size()); i++) {
+				double ratio = exactlyOnce.get(i) / atLeastOnce.get(i);
+				if (Double.isNaN(ratio) || Double.isInfinite(ratio)) {
+					continue;
+				}
+				ratios.add(ratio);
+				if (ratio <= 1.0) {
+					ahead++;
+				}
+			}
+		}
+		Figure median = Suites.median(ratios);
+		int n = ratios.size();
+		// the rank r with P(X < r) < 2.5% for X ~ B(n, 1/2): [x(r), x(n - r + 1)] covers the median at least 95%
+		int rank = (n == 0) ? 0 : new BinomialDistribution(null, n, 0.5).inverseCumulativeProbability(0.025);
+		if (rank < 1) {
+			Figure none = Figure.na("fewer than 6 pairs");
+			return new ModeCost(n, median, none, none, ahead);
+		}
+		List<Double> sorted = ratios.stream().sorted().toList();
+		return new ModeCost(n, median, Figure.of(sorted.get(rank - 1)), Figure.of(sorted.get(n - rank)), ahead);
 	}
 
 	private static SuiteJson.Rounded ratio(Figure numerator, Figure denominator) {

@@ -141,6 +141,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	/** How long a transaction may hold polls while the consumer has a backlog. */
 	private final long commitIntervalNanos;
 
+	/** The consumer's {@code max.poll.records}: a poll of that many records has more behind it, most likely. */
+	private final int fullPoll;
+
 	/**
 	 * A binding of {@code handler} to {@code topic}, not started.
 	 * @param offsetReset where a new group starts: {@code earliest} or {@code latest}
@@ -157,11 +160,12 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		this.name = name;
 		this.mayHandle = mayHandle;
 		this.groupId = groupId;
-		this.commits = new PipelinedCommits(name, SEND_PATIENCE, settings.commitInterval());
+		Map<String, Object> config = new HashMap<>(settings.clientConfig());
+		this.fullPoll = fullPoll(config.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG));
+		this.commits = new PipelinedCommits(name, SEND_PATIENCE, settings.commitInterval(), this.fullPoll);
 		this.commitIntervalNanos = settings.commitInterval().toNanos();
 		this.partitions = partitions;
 		this.startIfNew = Map.copyOf(startIfNew);
-		Map<String, Object> config = new HashMap<>(settings.clientConfig());
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
 
 		boolean raw = settings.raw();
@@ -401,8 +405,8 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			}
 			Map<TopicPartition, OffsetAndMetadata> next = PollOffsets.next(records);
 			transaction.hold(consumer, next, PollOffsets.first(records));
-			if (transaction.careful() || PipelinedCommits.caughtUp(consumer, next.keySet())
-					|| System.nanoTime() - transaction.heldSince() >= this.commitIntervalNanos) {
+			if (transaction.careful() || System.nanoTime() - transaction.heldSince() >= this.commitIntervalNanos
+					|| PipelinedCommits.caughtUp(consumer, next.keySet(), records.size(), this.fullPoll)) {
 				commitHeld(transaction, consumer);
 			}
 		}
@@ -531,6 +535,22 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	 * the partitions that this consumer still owns, so that the next poll delivers what was not committed.
 	 * @param first the offsets of the first records the transaction held, gone back to when nothing is committed
 	 */
+	/**
+	 * The consumer's {@code max.poll.records} as configured (an Integer, or text from a deployment property), Kafka's
+	 * 500 when unset; one the client will refuse anyway counts as no limit, so that every poll asks for its lag.
+	 */
+	static int fullPoll(Object configured) {
+		if (configured == null) {
+			return 500;
+		}
+		try {
+			return Integer.parseInt(configured.toString().trim());
+		}
+		catch (NumberFormatException ex) {
+			return Integer.MAX_VALUE;
+		}
+	}
+
 	private static void rewindToCommitted(Consumer<?, ?> consumer, Map<TopicPartition, Long> first) {
 		first.keySet().retainAll(consumer.assignment());
 		Map<TopicPartition, OffsetAndMetadata> committed = committedOrNone(consumer, first.keySet());
