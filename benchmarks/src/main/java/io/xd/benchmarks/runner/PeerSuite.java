@@ -382,7 +382,6 @@ final class PeerSuite {
 					+ " round(s), partitions " + partitionCounts + "; each figure is the median of its rounds.");
 		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
 		table.rows().forEach(json::row);
-		modeCost(json, table);
 		List<String> categories = new ArrayList<>();
 		List<List<Figure>> ratios = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
@@ -403,6 +402,7 @@ final class PeerSuite {
 			chart.series(hop + " " + PeerTable.AT_LEAST_ONCE, categories, ratios.get(series))
 				.series(hop + " " + PeerTable.EXACTLY_ONCE, categories, ratios.get(series + 1));
 		}
+		modeCost(json, table);
 		json.write();
 	}
 
@@ -423,21 +423,21 @@ final class PeerSuite {
 				ObjectNode figure = figures.putObject(which);
 				figure.put("pairs", cost.pairs());
 				ArrayNode interval = figure.putArray("median, low, high");
-				SuiteJson.add(interval, cost.median());
-				SuiteJson.add(interval, cost.low());
-				SuiteJson.add(interval, cost.high());
+				SuiteJson.add(interval, SuiteJson.rounded(cost.median(), 3));
+				SuiteJson.add(interval, SuiteJson.rounded(cost.low(), 3));
+				SuiteJson.add(interval, SuiteJson.rounded(cost.high(), 3));
 				figure.put("atLeastOnceAtLeastAsFast", cost.atLeastOnceAhead());
 				this.bench.progress("peer: exactly-once / at-least-once, " + which + ": " + cost.describe());
 			}
 		}
 		json.note(note.substring(0, note.length() - 1) + ".");
 		List<String> categories = new ArrayList<>();
-		List<Figure> xd = new ArrayList<>();
-		List<Figure> streams = new ArrayList<>();
+		List<SuiteJson.Rounded> xd = new ArrayList<>();
+		List<SuiteJson.Rounded> streams = new ArrayList<>();
 		for (PeerTable.Case key : table.cases()) {
 			categories.add(key.hop() + " " + key.size() + " B " + key.partitions() + "p " + key.stream());
-			xd.add(table.modeCost(PeerTable.XD, key::equals).median());
-			streams.add(table.modeCost(PeerTable.STREAMS, key::equals).median());
+			xd.add(SuiteJson.rounded(table.modeCost(PeerTable.XD, key::equals).median(), 3));
+			streams.add(SuiteJson.rounded(table.modeCost(PeerTable.STREAMS, key::equals).median(), 3));
 		}
 		json.chart("Exactly-once / at-least-once per case (median of the rounds' ratios; below 1 = at-least-once "
 				+ "faster)", "bar", "hop, size, partitions, stream", "exactly-once / at-least-once", false)

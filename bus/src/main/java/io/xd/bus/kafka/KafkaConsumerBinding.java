@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -103,6 +103,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	private final int partitions;
 
 	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+
+	/** The group member ids of this binding's consumers, as they have joined. */
+	private final Set<String> members = ConcurrentHashMap.newKeySet();
 
 	/** The listener threads whose consumer has joined the group: had its first assignment, of partitions or none. */
 	private final Set<Thread> joined = ConcurrentHashMap.newKeySet();
@@ -253,12 +256,13 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	 * deployed is already reading: a source started after it finds the consumer fetching, instead of its first
 	 * messages waiting for the join. A thread that takes longer (a broker slow to answer) goes on joining after this
 	 * returns; nothing is lost meanwhile, it is only later.
-	 * @param ownedInGroup how many partitions of the topic the group's members own, as the group coordinator says:
-	 * asked when the threads have joined owning fewer than all of them (the first assignment of a topic just made
-	 * can come empty, the partitions a heartbeat later)
+	 * @param ownedByOthers how many partitions of the topic the group's other members own, as the group coordinator
+	 * says, given this binding's member ids: asked when the threads have joined owning fewer than all of them (the
+	 * first assignment of a topic just made can come empty, the partitions a heartbeat later). The coordinator
+	 * counts a partition as this binding's before its thread has had it, so only the others' are asked for.
 	 * @return whether every thread joined in time
 	 */
-	boolean start(Duration patience, IntSupplier ownedInGroup) {
+	boolean start(Duration patience, ToIntFunction<Set<String>> ownedByOthers) {
 		long deadline = System.nanoTime() + patience.toNanos();
 		this.listener.start();
 		int threads = this.listener.getConcurrency();
@@ -266,7 +270,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 				patience, Duration.ofMillis(5));
 		if (joinedInTime && this.assigned.size() < this.partitions) {
 			Waiting.until(() -> this.assigned.size() >= this.partitions || !this.listener.isRunning()
-					|| ownedByTheGroup(ownedInGroup), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
+					|| ownedByTheGroup(ownedByOthers), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
 					Duration.ofMillis(50));
 		}
 		if (!joinedInTime) {
@@ -276,9 +280,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		return joinedInTime;
 	}
 
-	private boolean ownedByTheGroup(IntSupplier ownedInGroup) {
+	private boolean ownedByTheGroup(ToIntFunction<Set<String>> ownedByOthers) {
 		try {
-			return ownedInGroup.getAsInt() >= this.partitions;
+			return this.assigned.size() + ownedByOthers.applyAsInt(Set.copyOf(this.members)) >= this.partitions;
 		}
 		catch (RuntimeException ex) {
 			// the group cannot be described: the binding does not wait for what it cannot see
@@ -620,6 +624,7 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 			return;
 		}
 		this.assigned.addAll(partitions);
+		this.members.add(consumer.groupMetadata().memberId());
 		this.joined.add(Thread.currentThread());
 	}
 

@@ -265,7 +265,7 @@ public final class KafkaMessageBus implements MessageBus {
 				() -> this.mayHandle.getAsBoolean());
 		this.consumers.add(binding);
 		binding.onUnbind(() -> this.consumers.remove(binding));
-		binding.start(JOIN_PATIENCE, () -> this.topics.ownedInGroup(groupId, topic));
+		binding.start(JOIN_PATIENCE, members -> this.topics.ownedInGroup(groupId, topic, members));
 		return binding;
 	}
 

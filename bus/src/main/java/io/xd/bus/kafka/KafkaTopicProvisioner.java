@@ -132,13 +132,17 @@ final class KafkaTopicProvisioner {
 		return ends;
 	}
 
-	/** How many partitions of {@code topic} the members of group {@code groupId} own now, as its coordinator says. */
-	int ownedInGroup(String groupId, String topic) {
+	/**
+	 * How many partitions of {@code topic} the members of group {@code groupId} other than {@code except} own now, as
+	 * its coordinator says.
+	 */
+	int ownedInGroup(String groupId, String topic, Set<String> except) {
 		ConsumerGroupDescription group = await(this.admin.describeConsumerGroups(List.of(groupId))
 			.describedGroups()
 			.get(groupId), "describe consumer group '" + groupId + "'");
 		return (int) group.members()
 			.stream()
+			.filter(member -> !except.contains(member.consumerId()))
 			.flatMap(member -> member.assignment().topicPartitions().stream())
 			.filter(partition -> partition.topic().equals(topic))
 			.distinct()
