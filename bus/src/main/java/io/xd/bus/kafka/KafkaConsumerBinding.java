@@ -535,11 +535,6 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	}
 
 	/**
-	 * After a transaction that did not commit (or whose outcome was unknown), goes back to the committed offsets of
-	 * the partitions that this consumer still owns, so that the next poll delivers what was not committed.
-	 * @param first the offsets of the first records the transaction held, gone back to when nothing is committed
-	 */
-	/**
 	 * The consumer's {@code max.poll.records} as configured (an Integer, or text from a deployment property), Kafka's
 	 * 500 when unset; one the client will refuse anyway counts as no limit, so that every poll asks for its lag.
 	 */
@@ -555,6 +550,11 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 		}
 	}
 
+	/**
+	 * After a transaction that did not commit (or whose outcome was unknown), goes back to the committed offsets of
+	 * the partitions that this consumer still owns, so that the next poll delivers what was not committed.
+	 * @param first the offsets of the first records the transaction held, gone back to when nothing is committed
+	 */
 	private static void rewindToCommitted(Consumer<?, ?> consumer, Map<TopicPartition, Long> first) {
 		first.keySet().retainAll(consumer.assignment());
 		Map<TopicPartition, OffsetAndMetadata> committed = committedOrNone(consumer, first.keySet());
