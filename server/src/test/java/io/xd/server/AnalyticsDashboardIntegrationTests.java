@@ -124,8 +124,19 @@ class AnalyticsDashboardIntegrationTests {
 		assertThat(minutes.get(59).getDomAttribute("data-count")).isEqualTo("3");
 	}
 
+	/** The element's text, read again when the dashboard re-rendered the element between finding and reading it. */
 	private static String text(String css) {
-		return browser.findElement(By.cssSelector(css)).getText();
+		String[] read = new String[1];
+		waitUntil(driver -> {
+			try {
+				read[0] = driver.findElement(By.cssSelector(css)).getText();
+				return true;
+			}
+			catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException ex) {
+				return false;
+			}
+		});
+		return read[0];
 	}
 
 	private static void waitFor(By by) {
