@@ -124,17 +124,15 @@ class AnalyticsDashboardIntegrationTests {
 		assertThat(minutes.get(59).getDomAttribute("data-count")).isEqualTo("3");
 	}
 
-	/** The element's text, read again when the dashboard re-rendered the element between finding and reading it. */
+	/**
+	 * The element's text, read again when the dashboard re-rendered the element between finding and reading it
+	 * ({@link #waitUntil} ignores a stale element, and the wait one not found yet).
+	 */
 	private static String text(String css) {
 		String[] read = new String[1];
 		waitUntil(driver -> {
-			try {
-				read[0] = driver.findElement(By.cssSelector(css)).getText();
-				return true;
-			}
-			catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException ex) {
-				return false;
-			}
+			read[0] = driver.findElement(By.cssSelector(css)).getText();
+			return true;
 		});
 		return read[0];
 	}
