@@ -41,6 +41,9 @@ final class Bench implements AutoCloseable {
 
 	private boolean startedBroker;
 
+	/** Whether a suite of this run used the local broker: its topics are deleted when the run ends. */
+	private boolean usedBroker;
+
 	/** Stops the broker this run started when the runner is interrupted (Ctrl-C, SIGTERM). */
 	private final Thread stopBrokerOnExit = new Thread(this::stopBroker, "stop-kafka-local");
 
@@ -64,7 +67,7 @@ final class Bench implements AutoCloseable {
 	/**
 	 * The body of a {@code main} method: parses the arguments (exit status 2 with the parser's message when they
 	 * are bad), prints {@code usage} when help was asked for, else runs {@code command} and exits with status 1 and
-	 * the failure's message when it fails.
+	 * the failure's message when it fails (and its stack trace when it is a runtime exception: a fault of the runner).
 	 */
 	static <T> void main(String label, String usage, String[] args, Function<String[], T> parse, Predicate<T> help,
 			Command<T> command) {
@@ -86,6 +89,10 @@ final class Bench implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			System.err.println(label + ": " + ex.getMessage());
+			if (ex instanceof RuntimeException) {
+				// a fault of the runner itself, not of what it measured: where it happened is what to fix
+				ex.printStackTrace();
+			}
 			System.exit(1);
 		}
 	}
@@ -172,6 +179,7 @@ final class Bench implements AutoCloseable {
 
 	/** Starts {@code bin/kafka-local} unless a broker answers on {@link #BROKER}; {@link #close()} stops it. */
 	synchronized void ensureBroker() throws IOException, InterruptedException {
+		this.usedBroker = true;
 		if (this.startedBroker || Net.isOpen("127.0.0.1", 9092)) {
 			return;
 		}
@@ -199,6 +207,7 @@ final class Bench implements AutoCloseable {
 
 	@Override
 	public void close() {
+		deleteRunTopics();
 		if (this.startedBroker) {
 			try {
 				Runtime.getRuntime().removeShutdownHook(this.stopBrokerOnExit);
@@ -208,6 +217,29 @@ final class Bench implements AutoCloseable {
 			}
 		}
 		stopBroker();
+	}
+
+	/**
+	 * Deletes the topics of this run's streams and suites from the local broker ({@link #runId()} is in every one of
+	 * their names), so that runs do not pile their records up on its disk: the broker keeps a topic a day unless it
+	 * is deleted, and a full run writes tens of GB. Best effort: a broker that does not answer keeps them.
+	 */
+	private void deleteRunTopics() {
+		if (!this.usedBroker || !Net.isOpen("127.0.0.1", 9092)) {
+			return;
+		}
+		try (KafkaOffsets offsets = new KafkaOffsets(BROKER)) {
+			int deleted = offsets.deleteTopicsNaming(runId());
+			if (deleted > 0) {
+				progress("deleted this run's " + deleted + " topic(s) from the local broker");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException ex) {
+			System.err.println("Could not delete this run's topics from the local broker: " + ex.getMessage());
+		}
 	}
 
 	private synchronized void stopBroker() {

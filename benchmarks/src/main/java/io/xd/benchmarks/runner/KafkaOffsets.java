@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -158,6 +159,28 @@ final class KafkaOffsets implements AutoCloseable {
 		catch (TimeoutException ex) {
 			throw new IllegalStateException("The broker did not answer within 15 s to delete " + topics, ex);
 		}
+	}
+
+	/**
+	 * Deletes every topic whose name contains {@code part}, such as a destroyed stream's name: besides its pipes and
+	 * queues, the bus made a tap topic for each producer and a dead-letter topic for each consumer, which outlive the
+	 * stream. Returns how many it deleted.
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 * @throws IllegalStateException when the broker refuses or does not answer within 15 s
+	 */
+	int deleteTopicsNaming(String part) throws InterruptedException {
+		Set<String> names;
+		try {
+			names = this.admin.listTopics().names().get(15, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Could not list the broker's topics: " + ex, ex);
+		}
+		List<String> naming = names.stream().filter(name -> name.contains(part)).toList();
+		if (!naming.isEmpty()) {
+			deleteTopics(naming);
+		}
+		return naming.size();
 	}
 
 	@Override
