@@ -100,6 +100,9 @@ final class PeerSuite {
 
 	private int topics;
 
+	/** Whether this run began with {@link #warmUp}. */
+	private boolean warmedUp;
+
 	/** @param rounds the rounds to run, or {@code null} for {@link #ROUNDS} (one under {@code quick}) */
 	PeerSuite(Bench bench, boolean quick, Path work, Integer rounds) {
 		this.bench = bench;
@@ -118,6 +121,7 @@ final class PeerSuite {
 		try (KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
 			if (!this.quick && !System.getenv().containsKey(ONLY)) {
 				warmUp(offsets);
+				this.warmedUp = true;
 			}
 			for (int round = 1; round <= this.rounds; round++) {
 				for (int partitions : partitionCounts) {
@@ -427,7 +431,13 @@ final class PeerSuite {
 							Bench.serverJavaOptions()) + "); later: a second stream or instance in that JVM, right "
 					+ "after the first (its warm-up), on topics of its own. XD and Kafka Streams alternate case by "
 					+ "case, which goes first alternating too, and so do the two modes round by round; " + rounds
-					+ " round(s), partitions " + partitionCounts + "; each figure is the median of its rounds.");
+					+ " round(s), partitions " + partitionCounts + "; each figure is the median of its rounds.")
+			.note((this.warmedUp ? "Before the first round the first case ran once per side and mode with "
+					+ QUICK_RECORDS.get(100) + " records, not measured, so that no round pays for the broker's "
+					+ "warm-up (a run under --quick or narrowed by " + ONLY + " has none). " : "No warm-up run (--quick or "
+							+ ONLY + "): the first cases measured a broker that may be cold. ")
+					+ "After each fill the runner runs sync, so that the kernel's write-back of the input falls into "
+					+ "no measurement; every topic of a destroyed stream is deleted with it.");
 		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
 		table.rows().forEach(json::row);
 		// one category per size, partitions and stream, one series per hop and mode: a case not measured (a run
