@@ -231,7 +231,7 @@ final class PeerSuite {
 						+ " failed" : null;
 				rates.add(measure(offsets, run, stream, out, singlenode::isAlive, trouble, singlenode.log()));
 				singlenode.destroyStream(queue);
-				// its queues, and the tap and dead-letter topics the bus made for it: a run of the suite makes ~1 800
+				// its queues, and the tap and dead-letter topics the bus made for it, which would outlive it
 				offsets.deleteTopicsNaming(queue);
 			}
 		}
