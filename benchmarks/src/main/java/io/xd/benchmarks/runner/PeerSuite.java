@@ -140,8 +140,7 @@ final class PeerSuite {
 									if (!only.matcher(run.key()).find()) {
 										continue;
 									}
-									List<Figure> rates = side.equals(PeerTable.XD) ? xd(offsets, run)
-											: streams(offsets, run);
+									List<Figure> rates = hop(offsets, run);
 									for (int i = 0; i < STREAMS.size(); i++) {
 										table.add(new PeerTable.Case(hop, size, partitions, STREAMS.get(i)), side, mode,
 												rates.get(i));
@@ -164,15 +163,14 @@ final class PeerSuite {
 	private void warmUp(KafkaOffsets offsets) throws IOException, InterruptedException {
 		for (String mode : List.of(PeerTable.AT_LEAST_ONCE, PeerTable.EXACTLY_ONCE)) {
 			for (String side : List.of(PeerTable.XD, PeerTable.STREAMS)) {
-				Hop run = new Hop(side, HOPS.get(0), mode, 100, 1, QUICK_RECORDS.get(100), WARM_UP);
-				if (side.equals(PeerTable.XD)) {
-					xd(offsets, run);
-				}
-				else {
-					streams(offsets, run);
-				}
+				hop(offsets, new Hop(side, HOPS.get(0), mode, 100, 1, QUICK_RECORDS.get(100), WARM_UP));
 			}
 		}
+	}
+
+	/** The rates of a hop's first and later stream, on its side. */
+	private List<Figure> hop(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
+		return run.side().equals(PeerTable.XD) ? xd(offsets, run) : streams(offsets, run);
 	}
 
 	/**
@@ -442,10 +440,9 @@ final class PeerSuite {
 		table.rows().forEach(json::row);
 		// one category per size, partitions and stream, one series per hop and mode: a case not measured (a run
 		// narrowed by XD_PEER_ONLY) is a gap in its series
-		Map<String, List<PeerTable.Case>> categories = new LinkedHashMap<>();
+		Map<String, PeerTable.Case> categories = new LinkedHashMap<>();
 		for (PeerTable.Case key : table.cases()) {
-			categories.computeIfAbsent(key.size() + " B " + key.partitions() + "p " + key.stream(),
-					category -> new ArrayList<>()).add(key);
+			categories.putIfAbsent(key.size() + " B " + key.partitions() + "p " + key.stream(), key);
 		}
 		List<String> names = List.copyOf(categories.keySet());
 		SuiteJson.Chart chart = json.chart("XD / Kafka Streams, the same hop (median; 1 = as fast)", "bar",
@@ -454,7 +451,7 @@ final class PeerSuite {
 			for (String mode : List.of(PeerTable.AT_LEAST_ONCE, PeerTable.EXACTLY_ONCE)) {
 				chart.series(hop + " " + mode, names, names.stream()
 					.map(name -> {
-						PeerTable.Case any = categories.get(name).get(0);
+						PeerTable.Case any = categories.get(name);
 						return table.ratio(new PeerTable.Case(hop, any.size(), any.partitions(), any.stream()), mode);
 					})
 					.toList());
