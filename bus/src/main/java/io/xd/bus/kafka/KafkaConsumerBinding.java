@@ -413,6 +413,9 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					|| PipelinedCommits.caughtUp(consumer, next.keySet(), records.size(), this.fullPoll)) {
 				commitHeld(transaction, consumer);
 			}
+			else {
+				transaction.sendHeldIfReady();
+			}
 		}
 		finally {
 			PollTransaction.leave();

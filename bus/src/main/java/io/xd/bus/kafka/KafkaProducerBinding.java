@@ -1,6 +1,7 @@
 package io.xd.bus.kafka;
 
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -140,8 +141,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		catch (IllegalArgumentException ex) {
 			throw new MessageDeliveryException(message, ex.getMessage(), ex);
 		}
-		Producer<byte[], byte[]> producer = PollTransaction.producer(this.producer, this.clientConfig);
-		var future = producer.send(record, InFlightSends.track(this));
+		Future<RecordMetadata> future = send(record);
 		spread(record);
 		if (this.sync) {
 			try {
@@ -153,8 +153,16 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 			}
 		}
 		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
-			producer.send(this.encoder.copy(this.tapTopic, record), InFlightSends.track(this));
+			send(this.encoder.copy(this.tapTopic, record));
 		}
+	}
+
+	/**
+	 * Hands a record to the producer of the calling thread's transaction, if any (which may hold it back, returning
+	 * {@code null}, unless this binding is synchronous), or to the shared producer.
+	 */
+	private Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
+		return PollTransaction.send(this.producer, this.clientConfig, record, InFlightSends.track(this), this.sync);
 	}
 
 	/**

@@ -75,9 +75,7 @@ class KafkaTransactionalHopIntegrationTests {
 			}
 		}, BindingProperties.NONE);
 
-		List<String> committed = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total,
-				Duration.ofSeconds(30), LINGER, "read_committed"));
-		assertThat(committed).containsExactlyElementsOf(IntStream.range(0, total).mapToObj(i -> "m" + i).toList());
+		assertReadOnceInOrder(out, total, Duration.ofSeconds(30));
 		assertThat(attempts.get("m1234")).hasValue(2);
 		// the aborted copies are in the log: a reader of uncommitted records sees them
 		List<String> all = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total + 1,
@@ -122,13 +120,36 @@ class KafkaTransactionalHopIntegrationTests {
 		sender.join();
 		assertThat(fenced).as("fences of the hop's transactional ids while it ran").isGreaterThanOrEqualTo(4);
 
-		List<String> committed = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total,
-				Duration.ofSeconds(60), LINGER, "read_committed"));
-		assertThat(committed).containsExactlyElementsOf(IntStream.range(0, total).mapToObj(i -> "m" + i).toList());
+		assertReadOnceInOrder(out, total, Duration.ofSeconds(60));
 		// fences aborted transactions that held records: their copies are in the log, unseen by the reader above
 		List<String> all = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total + 1,
 				Duration.ofSeconds(10), Duration.ZERO, "read_uncommitted"));
 		assertThat(all.size()).as("records in the log, aborted ones included").isGreaterThan(total);
+		awaitCommitted(topic, topic, total);
+	}
+
+	/**
+	 * With a commit after every poll, each poll's transaction begins on the other producer while the one before is
+	 * still being acknowledged and committed: the new one holds its sends back until then, so that a {@code
+	 * read_committed} reader still sees every record once and in order, through 150 polls of 200 records.
+	 */
+	@Test
+	void keepsTheOrderOfRecordsWhenEachPollsTransactionBeginsBeforeTheOneBeforeIsAcknowledged() {
+		KafkaMessageBus bus = transactionalBus();
+		String in = this.prefix + "-lanes.0";
+		String out = this.prefix + "-lanes.1";
+		int total = 30_000;
+		send(bus, in, total);
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.NONE);
+		AtomicInteger handled = new AtomicInteger();
+		bus.bindConsumer(in, message -> {
+			forward.channel().send(message);
+			handled.incrementAndGet();
+		}, BindingProperties.of(Map.of("commitInterval", "0", "max.poll.records", "200")));
+
+		assertReadOnceInOrder(out, total, Duration.ofSeconds(60));
+		assertThat(handled).as("records handled, none twice").hasValue(total);
+		String topic = KafkaTopicProvisioner.topicName(in);
 		awaitCommitted(topic, topic, total);
 	}
 
@@ -201,6 +222,13 @@ class KafkaTransactionalHopIntegrationTests {
 		String topic = KafkaTopicProvisioner.topicName(in);
 		awaitCommitted(topic, topic, total);
 		assertThat(handled).hasValue(total);
+	}
+
+	/** Asserts that a {@code read_committed} reader of {@code pipe} sees {@code m0}, {@code m1}, ... once, in order. */
+	private static void assertReadOnceInOrder(String pipe, int total, Duration patience) {
+		List<String> committed = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(pipe), total, patience, LINGER,
+				"read_committed"));
+		assertThat(committed).containsExactlyElementsOf(IntStream.range(0, total).mapToObj(i -> "m" + i).toList());
 	}
 
 	/** Sends {@code m0}, {@code m1}, ... to {@code pipe}. */
