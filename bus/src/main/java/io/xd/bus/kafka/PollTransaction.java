@@ -452,7 +452,6 @@ final class PollTransaction implements AutoCloseable {
 			this.heldBytes = 0;
 		}
 
-
 		private Producer<byte[], byte[]> create() {
 			Map<String, Object> transactional = transactionalConfig(PollTransaction.this.clientConfig);
 			transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, this.id);
