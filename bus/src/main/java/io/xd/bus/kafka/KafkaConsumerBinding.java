@@ -376,12 +376,19 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 					if (!settled(transaction, consumer, records)) {
 						return;
 					}
+					if (transaction.producerFailure() != null) {
+						// the transaction's producer failed, not this record: every record the transaction holds, and
+						// this poll's, is delivered again, and none counts an attempt
+						deliverAgain(transaction, consumer, PollOffsets.first(records), transaction.producerFailure());
+						return;
+					}
 					if (transaction.heldPolls() > 0) {
 						abortHeld(transaction, consumer, records);
 						return;
 					}
-					// start over in a new transaction with the records before this one; ends, as end only shrinks
-					transaction.abort();
+					// start over in a new transaction with the records before this one; ends, as end only shrinks.
+					// Should the abort fail, the next send makes a new producer or fails as the producer's failure
+					abortQuietly(transaction);
 					failure = ex;
 					end = i;
 					i = -1;
@@ -414,11 +421,27 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 				commitHeld(transaction, consumer);
 			}
 			else {
-				transaction.sendHeldIfReady();
+				sendHeldIfReady(transaction, consumer);
 			}
 		}
 		finally {
 			PollTransaction.leave();
+		}
+	}
+
+	/**
+	 * Sends what the open transaction held back, if it may go by now; when the producer refuses it, the transaction
+	 * cannot commit: its polls are delivered again (never thrown to the container, whose error handler would take the
+	 * whole poll for failed records).
+	 */
+	private void sendHeldIfReady(PollTransaction transaction, Consumer<?, ?> consumer) {
+		try {
+			transaction.sendHeldIfReady();
+		}
+		catch (KafkaException ex) {
+			if (settled(transaction, consumer, List.of())) {
+				deliverAgain(transaction, consumer, new HashMap<>(), ex);
+			}
 		}
 	}
 
@@ -467,13 +490,14 @@ final class KafkaConsumerBinding implements Binding, ConsumerAwareRebalanceListe
 	}
 
 	/**
-	 * After a commit that failed: aborts the open transaction, forgets the polls held and goes back to the committed
-	 * offsets of the partitions of {@code first} and of those polls, so that all their records are delivered again.
+	 * After a commit that failed, or a producer failure that keeps the open transaction from committing: aborts it,
+	 * forgets the polls held and goes back to the committed offsets of the partitions of {@code first} and of those
+	 * polls, so that all their records are delivered again.
 	 * @param first the first offsets to go back to when nothing is committed, added to by the polls held
 	 */
 	private void deliverAgain(PollTransaction transaction, Consumer<?, ?> consumer, Map<TopicPartition, Long> first,
 			KafkaException failure) {
-		logger.warn("Could not commit a transaction of '{}'; its records are delivered again", this.name, failure);
+		logger.warn("A transaction of '{}' could not commit; its records are delivered again", this.name, failure);
 		transaction.heldFirst().forEach(first::putIfAbsent);
 		abortQuietly(transaction);
 		transaction.forgetHeld();

@@ -12,7 +12,6 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -212,8 +211,9 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	@Override
 	public void onCompletion(RecordMetadata metadata, Exception exception) {
-		// a send of a transaction the bus aborted is no failure: the records that caused it are delivered again
-		if (exception != null && !(exception instanceof TransactionAbortedException)) {
+		// a send of a transaction that cannot commit (aborted by the bus, or its producer fenced) is not the module's
+		// failure, to be thrown at its next send: the records that caused it are delivered again
+		if (exception != null && !PollTransaction.failsOnlyItsTransaction(exception)) {
 			if (this.failures.incrementAndGet() == 1 || this.failure.get() == null) {
 				logger.error("Sending to Kafka topic '{}' failed", this.topic, exception);
 			}

@@ -23,6 +23,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -110,6 +112,12 @@ final class PollTransaction implements AutoCloseable {
 	/** Polls still to commit one by one, after a failure in a transaction that held several. */
 	private int carefulPolls;
 
+	/**
+	 * What the open transaction's producer threw on a send, or {@code null}: the transaction cannot commit, through
+	 * no fault of the record being handled.
+	 */
+	private KafkaException producerFailure;
+
 	PollTransaction(String transactionalId) {
 		this.transactionalId = transactionalId;
 		this.current = new Lane(transactionalId);
@@ -129,13 +137,41 @@ final class PollTransaction implements AutoCloseable {
 	static Future<RecordMetadata> send(Producer<byte[], byte[]> outside, Map<String, Object> clientConfig,
 			ProducerRecord<byte[], byte[]> record, Callback callback, boolean now) {
 		PollTransaction current = CURRENT.get();
-		return (current == null) ? outside.send(record, callback) : current.begin(clientConfig).send(record, callback,
-				now);
+		if (current == null) {
+			return outside.send(record, callback);
+		}
+		try {
+			return current.begin(clientConfig).send(record, callback, now);
+		}
+		catch (KafkaException ex) {
+			current.producerFailure = ex;
+			throw ex;
+		}
+	}
+
+	/**
+	 * What the open transaction's producer threw when the module sent (fenced, in error after a failed send, or not
+	 * made), or {@code null}: the module's handler failed because of it, not because of its record, and the
+	 * transaction cannot commit.
+	 */
+	KafkaException producerFailure() {
+		return this.producerFailure;
+	}
+
+	/**
+	 * Whether a send's failure is its transaction's, not its record's: the transaction was aborted, or its producer
+	 * fenced or outdated. The transaction cannot commit, and the records that caused it are delivered again: the
+	 * module need not learn of it.
+	 */
+	static boolean failsOnlyItsTransaction(Exception exception) {
+		return exception instanceof TransactionAbortedException || exception instanceof ProducerFencedException
+				|| exception instanceof InvalidProducerEpochException;
 	}
 
 	/**
 	 * Sends what the open transaction held back if the lane before has its records acknowledged by now, without
 	 * waiting: called at the end of a poll, so that the held records are on their way while the next one is fetched.
+	 * @throws KafkaException when the producer refuses them: the transaction cannot commit
 	 */
 	void sendHeldIfReady() {
 		this.current.sendHeldIfReady();
@@ -227,6 +263,8 @@ final class PollTransaction implements AutoCloseable {
 		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(this.heldOffsets);
 		Map<TopicPartition, Long> first = heldFirst();
 		forgetHeld();
+		// a failure of this transaction's producer shows in its commit; the next transaction starts without one
+		this.producerFailure = null;
 		Lane lane = this.current;
 		// what the lane held back goes first: the lane's records are all with its producer before it is flushed
 		lane.sendHeld();
@@ -320,6 +358,7 @@ final class PollTransaction implements AutoCloseable {
 
 	/** Aborts the open transaction, if any: nothing it holds becomes visible to {@code read_committed} readers. */
 	void abort() {
+		this.producerFailure = null;
 		this.current.abort();
 	}
 
@@ -406,8 +445,9 @@ final class PollTransaction implements AutoCloseable {
 			CompletableFuture<Void> before = this.behind;
 			if (before != null) {
 				if (!now && !before.isDone() && this.held.size() < HOLD_RECORDS && this.heldBytes < HOLD_BYTES) {
-					this.held.add(new HeldSend(record, callback));
-					this.heldBytes += length(record.key()) + length(record.value());
+					HeldSend send = new HeldSend(record, callback);
+					this.held.add(send);
+					this.heldBytes += send.length();
 					return null;
 				}
 				sendHeld();
@@ -424,11 +464,18 @@ final class PollTransaction implements AutoCloseable {
 			// completes whether or not the lane before could flush (see commitHeld); not interruptible, as settle
 			before.join();
 			this.behind = null;
-			for (HeldSend send : this.held) {
-				this.producer.send(send.record(), send.callback());
+			int sent = 0;
+			try {
+				for (HeldSend send : this.held) {
+					this.producer.send(send.record(), send.callback());
+					sent++;
+				}
 			}
-			this.held.clear();
-			this.heldBytes = 0;
+			finally {
+				// when the producer refuses one, those after it stay held, to be dropped when the transaction aborts
+				this.held.subList(0, sent).clear();
+				this.heldBytes = this.held.stream().mapToLong(HeldSend::length).sum();
+			}
 		}
 
 		void sendHeldIfReady() {
@@ -539,11 +586,16 @@ final class PollTransaction implements AutoCloseable {
 		}
 	}
 
-	private static int length(byte[] bytes) {
-		return (bytes != null) ? bytes.length : 0;
-	}
-
 	/** A send a lane holds back: the record and the callback given with it. */
 	private record HeldSend(ProducerRecord<byte[], byte[]> record, Callback callback) {
+
+		/** The bytes of the record's key and value. */
+		long length() {
+			return length(this.record.key()) + length(this.record.value());
+		}
+
+		private static int length(byte[] bytes) {
+			return (bytes != null) ? bytes.length : 0;
+		}
 	}
 }

@@ -96,7 +96,11 @@ class KafkaTransactionalHopIntegrationTests {
 		String out = this.prefix + "-fenced.1";
 		int total = 20_000;
 		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.NONE);
-		bus.bindConsumer(in, message -> forward.channel().send(message), BindingProperties.NONE);
+		AtomicInteger handled = new AtomicInteger();
+		bus.bindConsumer(in, message -> {
+			forward.channel().send(message);
+			handled.incrementAndGet();
+		}, BindingProperties.NONE);
 		String topic = KafkaTopicProvisioner.topicName(in);
 		ProducerBinding source = bus.bindProducer(in, null, BindingProperties.NONE);
 		Thread sender = new Thread(() -> IntStream.range(0, total).forEach(i -> {
@@ -114,18 +118,22 @@ class KafkaTransactionalHopIntegrationTests {
 					fence(id);
 					fenced++;
 				}
-				pause(Duration.ofMillis(150));
+				pause(Duration.ofMillis(30));
 			}
 		}
 		sender.join();
 		assertThat(fenced).as("fences of the hop's transactional ids while it ran").isGreaterThanOrEqualTo(4);
 
 		assertReadOnceInOrder(out, total, Duration.ofSeconds(60));
-		// fences aborted transactions that held records: their copies are in the log, unseen by the reader above
-		List<String> all = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total + 1,
-				Duration.ofSeconds(10), Duration.ZERO, "read_uncommitted"));
-		assertThat(all.size()).as("records in the log, aborted ones included").isGreaterThan(total);
+		// a fenced producer fails its transaction, whose records are handled again: the reader above saw them once
+		// (whether their aborted copies reached the log depends on when the fence came, before or after their send)
+		assertThat(handled.get()).as("records handled, those of aborted transactions again").isGreaterThan(total);
 		awaitCommitted(topic, topic, total);
+		// a fenced producer is no record's fault: no attempt counted against one, none given up on
+		String deadLetterTopic = KafkaTopicProvisioner.topicName("error." + topic + "." + topic);
+		List<String> deadLetterTopics = TopicRecords.topics(deadLetterTopic::equals);
+		assertThat(deadLetterTopics.isEmpty() ? 0 : TopicRecords.count(deadLetterTopics)).as("records dead-lettered")
+			.isZero();
 	}
 
 	/**
@@ -228,7 +236,62 @@ class KafkaTransactionalHopIntegrationTests {
 	private static void assertReadOnceInOrder(String pipe, int total, Duration patience) {
 		List<String> committed = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(pipe), total, patience, LINGER,
 				"read_committed"));
-		assertThat(committed).containsExactlyElementsOf(IntStream.range(0, total).mapToObj(i -> "m" + i).toList());
+		// told as what is missing, repeated or out of place: the list of 20 000 would be cut short in a report
+		assertThat(differences(committed, total)).as("what a read_committed reader saw of m0..m%d", total - 1)
+			.isEqualTo("each once, in order");
+	}
+
+	/** How {@code texts} differ from {@code m0}, {@code m1}, ... {@code m(total-1)}, each once, in order. */
+	static String differences(List<String> texts, int total) {
+		int[] seen = new int[total];
+		List<String> foreign = new ArrayList<>();
+		String outOfOrder = null;
+		int last = -1;
+		for (int i = 0; i < texts.size(); i++) {
+			String text = texts.get(i);
+			int number = text.startsWith("m") ? parse(text.substring(1)) : -1;
+			if (number < 0 || number >= total) {
+				foreign.add(text);
+				continue;
+			}
+			seen[number]++;
+			if (number != last + 1 && outOfOrder == null) {
+				outOfOrder = "m" + number + " at index " + i + ", after " + ((last < 0) ? "nothing" : "m" + last);
+			}
+			last = number;
+		}
+		List<String> missing = new ArrayList<>();
+		List<String> repeated = new ArrayList<>();
+		for (int n = 0; n < total; n++) {
+			if (seen[n] == 0) {
+				int from = n;
+				while (n + 1 < total && seen[n + 1] == 0) {
+					n++;
+				}
+				missing.add((from == n) ? "m" + n : "m" + from + "-m" + n);
+			}
+			else if (seen[n] > 1) {
+				repeated.add("m" + n + " x" + seen[n]);
+			}
+		}
+		if (missing.isEmpty() && repeated.isEmpty() && foreign.isEmpty() && outOfOrder == null) {
+			return "each once, in order";
+		}
+		return texts.size() + " records; missing " + missing + "; repeated " + summary(repeated) + "; unknown "
+				+ summary(foreign) + "; first out of order: " + outOfOrder;
+	}
+
+	private static int parse(String digits) {
+		try {
+			return Integer.parseInt(digits);
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	private static String summary(List<String> items) {
+		return (items.size() <= 20) ? items.toString() : items.size() + " " + items.subList(0, 20) + "...";
 	}
 
 	/** Sends {@code m0}, {@code m1}, ... to {@code pipe}. */
