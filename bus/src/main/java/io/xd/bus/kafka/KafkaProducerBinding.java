@@ -29,7 +29,9 @@ import io.xd.modules.expression.SafeExpression;
  * client's callback fails the next send, so a module learns of it, after that send's own message has been handed to
  * the client ({@link EarlierSendFailedException}: it is not dropped). A send on a consumer thread is counted in that
  * thread's {@link InFlightSends}, so the poll that caused it is committed only once it is acknowledged; a send on
- * the thread of a transactional consumer goes through that thread's {@link PollTransaction}.
+ * the thread of a transactional consumer goes through that thread's {@link PollTransaction}: there a failure fails the
+ * transaction instead, whose records are delivered again, and a record the client refuses at once (too large) fails
+ * its own send.
  */
 final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Callback {
 
@@ -53,6 +55,9 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	/** For the producer of a transactional consumer's thread, made when this binding sends on it first. */
 	private final Map<String, Object> clientConfig;
+
+	/** The callback of sends in a transaction, made once. */
+	private final Callback inTransaction = this::completedInTransaction;
 
 	/** What {@link KafkaProducerSettings} says, read into fields once: nothing is looked up per record. */
 	private final SafeExpression partitionKey;
@@ -140,19 +145,25 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 		catch (IllegalArgumentException ex) {
 			throw new MessageDeliveryException(message, ex.getMessage(), ex);
 		}
-		Future<RecordMetadata> future = send(record);
-		spread(record);
-		if (this.sync) {
-			try {
-				future.get((timeout > 0) ? timeout : DEFAULT_SYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+		try {
+			Future<RecordMetadata> future = send(record);
+			spread(record);
+			if (this.sync) {
+				try {
+					future.get((timeout > 0) ? timeout : DEFAULT_SYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+				}
+				catch (Exception ex) {
+					throw new MessageDeliveryException(message, "Sending to Kafka topic '" + this.topic + "' failed: "
+							+ ex.getMessage(), ex);
+				}
 			}
-			catch (Exception ex) {
-				throw new MessageDeliveryException(message, "Sending to Kafka topic '" + this.topic + "' failed: "
-						+ ex.getMessage(), ex);
+			if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
+				send(this.encoder.copy(this.tapTopic, record));
 			}
 		}
-		if (this.tapTopic != null && this.taps.active(this.tapTopic)) {
-			send(this.encoder.copy(this.tapTopic, record));
+		catch (PollTransaction.Refused ex) {
+			throw new MessageDeliveryException(message, "Kafka refused a record for topic '" + this.topic + "' (or its "
+					+ "tap): " + ex.getMessage(), ex.getCause());
 		}
 	}
 
@@ -161,7 +172,19 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 	 * {@code null}, unless this binding is synchronous), or to the shared producer.
 	 */
 	private Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record) {
-		return PollTransaction.send(this.producer, this.clientConfig, record, InFlightSends.track(this), this.sync);
+		return PollTransaction.send(this.producer, this.clientConfig, record, InFlightSends.track(this),
+				this.inTransaction, this.sync);
+	}
+
+	/**
+	 * The callback of a send in a transaction: a failure there fails the transaction, whose records are delivered
+	 * again (and a record refused at once fails its own send), so it is logged, not kept for the module's next send.
+	 */
+	private void completedInTransaction(RecordMetadata metadata, Exception exception) {
+		if (exception != null && logger.isDebugEnabled()) {
+			logger.debug("A send to Kafka topic '{}' in a transaction failed; the transaction will not commit",
+					this.topic, exception);
+		}
 	}
 
 	/**
@@ -211,9 +234,7 @@ final class KafkaProducerBinding implements ProducerBinding, MessageChannel, Cal
 
 	@Override
 	public void onCompletion(RecordMetadata metadata, Exception exception) {
-		// a send of a transaction that cannot commit (aborted by the bus, or its producer fenced) is not the module's
-		// failure, to be thrown at its next send: the records that caused it are delivered again
-		if (exception != null && !PollTransaction.failsOnlyItsTransaction(exception)) {
+		if (exception != null) {
 			if (this.failures.incrementAndGet() == 1 || this.failure.get() == null) {
 				logger.error("Sending to Kafka topic '{}' failed", this.topic, exception);
 			}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,8 +24,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -118,6 +117,13 @@ final class PollTransaction implements AutoCloseable {
 	 */
 	private KafkaException producerFailure;
 
+	/**
+	 * Whether the producer refused a record held back when it was sent (too large, say): its transaction cannot
+	 * commit, and which record it was is not known then. After the abort, the next polls are {@link #careful} and
+	 * hold nothing back, so that the refusal comes at the module's send of that record.
+	 */
+	private boolean refusedHeld;
+
 	PollTransaction(String transactionalId) {
 		this.transactionalId = transactionalId;
 		this.current = new Lane(transactionalId);
@@ -126,26 +132,56 @@ final class PollTransaction implements AutoCloseable {
 
 	/**
 	 * Sends a record on the calling thread: while the thread handles a transactional poll, in its open transaction
-	 * (begun if need be), held back while the lane before has records unacknowledged unless {@code now}; through
-	 * {@code outside} otherwise.
+	 * (begun if need be), held back while the lane before has records unacknowledged unless {@code now} or the poll
+	 * is {@link #careful}; through {@code outside} otherwise.
 	 * @param clientConfig the sending binding's client configuration, used if the thread has no producer yet
+	 * @param callback called when a send through {@code outside} completes
+	 * @param inTransaction called when a send in the transaction completes: a failure there fails the transaction,
+	 * whose records are delivered again, so it is not the module's to learn of later
 	 * @param now whether the record must be handed to a producer before this returns (a synchronous send)
-	 * @return the producer's future, or {@code null} when the record was held back (its callback is called once it
-	 * has been sent and acknowledged, or with a {@link TransactionAbortedException} when its transaction is aborted
-	 * first)
+	 * @return the producer's future, or {@code null} when the record was held back ({@code inTransaction} is called
+	 * once it has been sent and acknowledged, or with a {@link TransactionAbortedException} when its transaction is
+	 * aborted first)
+	 * @throws Refused when the producer refused the record at once: the record's own fault, not the transaction's
 	 */
 	static Future<RecordMetadata> send(Producer<byte[], byte[]> outside, Map<String, Object> clientConfig,
-			ProducerRecord<byte[], byte[]> record, Callback callback, boolean now) {
+			ProducerRecord<byte[], byte[]> record, Callback callback, Callback inTransaction, boolean now) {
 		PollTransaction current = CURRENT.get();
 		if (current == null) {
 			return outside.send(record, callback);
 		}
+		Future<RecordMetadata> future;
 		try {
-			return current.begin(clientConfig).send(record, callback, now);
+			future = current.begin(clientConfig).send(record, inTransaction, now || current.carefulPolls > 0);
 		}
 		catch (KafkaException ex) {
 			current.producerFailure = ex;
 			throw ex;
+		}
+		// larger than max.request.size, say: thrown now, so that the handler fails on this record and not on a later
+		// one, and it is retried and dead-lettered as a record whose handler fails
+		Exception refused = refusal(future);
+		if (refused != null) {
+			throw new Refused(refused);
+		}
+		return future;
+	}
+
+	/** The failure of a send that the producer failed at once, before sending it; {@code null} for any other. */
+	private static Exception refusal(Future<RecordMetadata> future) {
+		if (future == null || !future.isDone()) {
+			return null;
+		}
+		try {
+			future.get();
+			return null;
+		}
+		catch (ExecutionException ex) {
+			return (ex.getCause() instanceof Exception cause) ? cause : ex;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
 		}
 	}
 
@@ -156,16 +192,6 @@ final class PollTransaction implements AutoCloseable {
 	 */
 	KafkaException producerFailure() {
 		return this.producerFailure;
-	}
-
-	/**
-	 * Whether a send's failure is its transaction's, not its record's: the transaction was aborted, or its producer
-	 * fenced or outdated. The transaction cannot commit, and the records that caused it are delivered again: the
-	 * module need not learn of it.
-	 */
-	static boolean failsOnlyItsTransaction(Exception exception) {
-		return exception instanceof TransactionAbortedException || exception instanceof ProducerFencedException
-				|| exception instanceof InvalidProducerEpochException;
 	}
 
 	/**
@@ -359,6 +385,10 @@ final class PollTransaction implements AutoCloseable {
 	/** Aborts the open transaction, if any: nothing it holds becomes visible to {@code read_committed} readers. */
 	void abort() {
 		this.producerFailure = null;
+		if (this.refusedHeld) {
+			this.refusedHeld = false;
+			beCareful(Math.max(this.carefulPolls, PipelinedCommits.CAREFUL_POLLS));
+		}
 		this.current.abort();
 	}
 
@@ -467,7 +497,9 @@ final class PollTransaction implements AutoCloseable {
 			int sent = 0;
 			try {
 				for (HeldSend send : this.held) {
-					this.producer.send(send.record(), send.callback());
+					if (refusal(this.producer.send(send.record(), send.callback())) != null) {
+						PollTransaction.this.refusedHeld = true;
+					}
 					sent++;
 				}
 			}
@@ -583,6 +615,17 @@ final class PollTransaction implements AutoCloseable {
 				this.producer.close(CLOSE_PATIENCE);
 				this.producer = null;
 			}
+		}
+	}
+
+	/**
+	 * A record the producer refused at once, before sending it (larger than {@code max.request.size}, say): its own
+	 * fault, thrown at the module's send of it. Its transaction cannot commit; the consumer binding aborts it.
+	 */
+	static final class Refused extends RuntimeException {
+
+		Refused(Exception cause) {
+			super(cause.getMessage(), cause);
 		}
 	}
 

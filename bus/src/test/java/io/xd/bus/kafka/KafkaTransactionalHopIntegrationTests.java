@@ -219,6 +219,54 @@ class KafkaTransactionalHopIntegrationTests {
 		awaitCommitted(topic, topic, total);
 	}
 
+	/**
+	 * A record that its producer refuses (larger than the client's {@code max.request.size}) fails its transaction
+	 * each time: it is retried, then dead-lettered alone, and the records around it are forwarded once, in order;
+	 * the hop does not go round delivering the same poll again for ever.
+	 */
+	@Test
+	void deadLettersARecordItsProducerRefusesAndForwardsTheRestOnce() {
+		deadLettersARecordItsProducerRefuses("big", Map.of("maxAttempts", "2"));
+	}
+
+	/**
+	 * As above, with a commit after every poll of 50 records: the big record's transaction begins while the one
+	 * before is still being acknowledged, so its sends are held back and the producer refuses it only when they go,
+	 * after its handler returned; the polls are then handled again one transaction each, without holding back, so
+	 * that the refusal comes at its own send.
+	 */
+	@Test
+	void deadLettersARecordItsProducerRefusesWhenItWasHeldBack() {
+		deadLettersARecordItsProducerRefuses("bigheld", Map.of("maxAttempts", "2", "commitInterval", "0",
+				"max.poll.records", "50"));
+	}
+
+	private void deadLettersARecordItsProducerRefuses(String name, Map<String, String> consumerProperties) {
+		KafkaMessageBus bus = transactionalBus();
+		String in = this.prefix + "-" + name + ".0";
+		String out = this.prefix + "-" + name + ".1";
+		int total = 300;
+		ProducerBinding producer = bus.bindProducer(in, null, BindingProperties.NONE);
+		IntStream.range(0, total).forEach(i -> producer.channel().send(MessageBuilder.withPayload((i == 150)
+				? new byte[10_000] : bytes("m" + i)).build()));
+		ProducerBinding forward = bus.bindProducer(out, null, BindingProperties.of(Map.of("max.request.size",
+				"2000")));
+		bus.bindConsumer(in, message -> forward.channel().send(message), BindingProperties.of(consumerProperties));
+
+		String topic = KafkaTopicProvisioner.topicName(in);
+		String deadLetterTopic = KafkaTopicProvisioner.topicName("error." + topic + "." + topic);
+		List<ConsumerRecord<byte[], byte[]>> dead = TopicRecords.read(deadLetterTopic, 1, Duration.ofSeconds(60), LINGER,
+				"read_committed");
+		assertThat(dead).extracting(record -> record.value().length).containsExactly(10_000);
+		List<String> forwarded = texts(TopicRecords.read(KafkaTopicProvisioner.topicName(out), total - 1,
+				Duration.ofSeconds(30), LINGER, "read_committed"));
+		assertThat(forwarded).containsExactlyElementsOf(IntStream.range(0, total)
+			.filter(i -> i != 150)
+			.mapToObj(i -> "m" + i)
+			.toList());
+		awaitCommitted(topic, topic, total);
+	}
+
 	@Test
 	void aModuleThatSendsNothingCommitsItsOffsetsWithoutATransaction() {
 		KafkaMessageBus bus = transactionalBus();
