@@ -24,6 +24,21 @@ XD_SMALL_JAVA_OPTS="-Xms16m -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX
 -XX:MaxMetaspaceSize=128m -XX:MaxDirectMemorySize=32m -Xss512k -XX:+ExitOnOutOfMemoryError \
 -Dxd.messagebus.kafka.producerProperties.buffer.memory=2097152"
 
+# xd_server_jar: sets the array XD_SERVER_JAR to what runs the built server after `java` and its options. The server module's build leaves
+# beside xd.jar its extracted form, server/target/xd/ (xd.jar and lib/), with xd.jsa, a class data sharing archive
+# of what a singlenode loads while it starts: that starts a server in about 40% of the time. It is used when the
+# archive is not older than xd.jar (a build with -Dxd.cds.skip leaves an older one behind); the JVM checks that the
+# archive fits it and the jars, and silently does without it when not (another JDK). The same rule as
+# io.xd.core.ServerLaunch, for the tests and the benchmark runner (docs/singlenode.md#fast-start).
+xd_server_jar() {
+  local archive="$XD_HOME/server/target/xd/xd.jsa"
+  if [ -f "$archive" ] && [ -f "$XD_HOME/server/target/xd/xd.jar" ] && ! [ "$XD_SINGLENODE_JAR" -nt "$archive" ]; then
+    XD_SERVER_JAR=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off -jar "$XD_HOME/server/target/xd/xd.jar")
+  else
+    XD_SERVER_JAR=(-jar "$XD_SINGLENODE_JAR")
+  fi
+}
+
 # xd_stale_jar JAR...: prints the first JAR that is missing or older than a source or pom; fails if none is.
 xd_stale_jar() {
   local jar
@@ -51,8 +66,12 @@ xd_build_if_needed() {
     stale="$(xd_stale_jar "$@")" || exit 0
     echo "Building XD (first run, or sources changed since $(basename "$stale") was built)..." >&2
     (cd "$XD_HOME" && ./mvnw -B -q -ntp install -DskipTests) >&2
-    # Maven leaves an up-to-date jar untouched; mark every jar as newer than the sources it was just checked against
+    # Maven leaves an up-to-date jar untouched; mark every jar as newer than the sources it was just checked against,
+    # and the server's class data sharing archive (made after xd.jar by the same build) as not older than xd.jar
     touch "$@"
+    if [ -f "$XD_HOME/server/target/xd/xd.jsa" ]; then
+      touch "$XD_HOME/server/target/xd/xd.jsa"
+    fi
   )
 }
 
@@ -80,7 +99,7 @@ xd_java() {
   fi
 }
 
-# xd_singlenode_start LOG JAVA_OPTS ARGS...: starts `java JAVA_OPTS -jar xd.jar ARGS` in the background with its
+# xd_singlenode_start LOG JAVA_OPTS ARGS...: starts `java JAVA_OPTS -jar xd.jar ARGS` (xd_server_jar) in the background with its
 # output in LOG, sets XD_SN_PID, and returns once it has logged "Started XdApplication". Fails, with the end of LOG,
 # when the process dies first or does not finish starting within 120 s.
 XD_SN_PID=""
@@ -89,7 +108,8 @@ xd_singlenode_start() {
   shift 2
   : >"$log" # exists before the first grep below, however late the background process opens it
   # shellcheck disable=SC2086
-  "$(xd_java)" $opts -jar "$XD_SINGLENODE_JAR" "$@" >>"$log" 2>&1 &
+  xd_server_jar
+  "$(xd_java)" $opts "${XD_SERVER_JAR[@]}" "$@" >>"$log" 2>&1 &
   XD_SN_PID=$!
   local deadline=$((SECONDS + 120))
   until grep -q "Started XdApplication" "$log"; do

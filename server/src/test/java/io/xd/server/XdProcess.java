@@ -11,9 +11,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.xd.core.ServerLaunch;
+
 /**
  * An XD process forked from the built jar ({@code target/xd.jar}, made in the package phase before the integration
- * tests run): {@code java -jar xd.jar <mode> <args>}, its output in a log file.
+ * tests run, extracted with its class data sharing archive as {@link ServerLaunch} says): {@code java -jar xd.jar
+ * <mode> <args>}, its output in a log file.
  */
 final class XdProcess implements AutoCloseable {
 
@@ -36,7 +39,9 @@ final class XdProcess implements AutoCloseable {
 			throw new IllegalStateException(JAR + " is missing: the integration tests run after the package phase");
 		}
 		List<String> command = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-				"-XX:+UseSerialGC", "-jar", JAR.toString(), mode));
+				"-XX:+UseSerialGC"));
+		command.addAll(ServerLaunch.jarArguments(JAR.getParent()));
+		command.add(mode);
 		command.addAll(args);
 		return fork(logDirectory, name, command);
 	}

@@ -16,6 +16,8 @@ import java.util.function.Predicate;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import io.xd.core.ServerLaunch;
+
 /**
  * What every suite of one run shares: where the project and the results are, the JVM to start servers with, the
  * machine description and the run's date, the progress lines on standard error, and the local Kafka broker.
@@ -105,6 +107,11 @@ final class Bench implements AutoCloseable {
 
 	Path home() {
 		return this.home;
+	}
+
+	/** What runs the built server after {@code java} and its options: its extracted form when current (fast start). */
+	List<String> serverJar() {
+		return ServerLaunch.jarArguments(this.home.resolve("server/target"));
 	}
 
 	/** {@code target/bench}, created on first use. */

@@ -390,9 +390,11 @@ final class ChaosCluster implements AutoCloseable {
 		@Override
 		void doStart() throws IOException, InterruptedException {
 			Path log = ChaosCluster.this.work.resolve("zookeeper.log");
-			List<String> command = List.of(Bench.javaCommand(), "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar",
-					ChaosCluster.this.bench.home().resolve("server/target/xd.jar").toString(), "zookeeper",
-					"--port=" + this.port, "--dir=" + ChaosCluster.this.work.resolve("zookeeper-data"));
+			List<String> command = new ArrayList<>(List.of(Bench.javaCommand(), "-Xms64m", "-Xmx256m",
+					"-XX:+UseSerialGC"));
+			command.addAll(ChaosCluster.this.bench.serverJar());
+			command.addAll(List.of("zookeeper", "--port=" + this.port,
+					"--dir=" + ChaosCluster.this.work.resolve("zookeeper-data")));
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 				.start();

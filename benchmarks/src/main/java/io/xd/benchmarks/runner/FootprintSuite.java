@@ -158,9 +158,10 @@ final class FootprintSuite {
 	/** A standalone ZooKeeper ({@code xd.jar zookeeper}) on {@code port}, once it listens. */
 	private Process zookeeper(int port) throws IOException, InterruptedException {
 		Path log = this.work.resolve("footprint-zookeeper.log");
-		Process process = new ProcessBuilder(Bench.javaCommand(), "-Xmx128m", "-jar",
-				this.bench.home().resolve("server/target/xd.jar").toString(), "zookeeper", "--port=" + port,
-				"--dir=" + this.work.resolve("footprint-zookeeper")).redirectErrorStream(true)
+		List<String> command = new ArrayList<>(List.of(Bench.javaCommand(), "-Xmx128m"));
+		command.addAll(this.bench.serverJar());
+		command.addAll(List.of("zookeeper", "--port=" + port, "--dir=" + this.work.resolve("footprint-zookeeper")));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -24,9 +24,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A singlenode server started for a benchmark ({@code java -jar server/target/xd.jar} on a free port with a fresh
- * data directory and its output in a log file), and its REST API and Actuator endpoints. {@link #close()} stops
- * it: SIGTERM, then SIGKILL after 30 s.
+ * A singlenode server started for a benchmark ({@code java -jar server/target/xd.jar}, in its extracted form when
+ * current, {@link Bench#serverJar()}, on a free port with a fresh data directory and its output in a log file), and
+ * its REST API and Actuator endpoints. {@link #close()} stops it: SIGTERM, then SIGKILL after 30 s.
  */
 final class Singlenode implements AutoCloseable {
 
@@ -95,7 +95,7 @@ final class Singlenode implements AutoCloseable {
 		List<String> command = new ArrayList<>();
 		command.add(Bench.javaCommand());
 		command.addAll(javaOptions);
-		command.addAll(List.of("-jar", bench.home().resolve("server/target/xd.jar").toString()));
+		command.addAll(bench.serverJar());
 		if (mode != null) {
 			command.add(mode);
 		}
