@@ -39,10 +39,14 @@ final class AckLatency {
 		}
 	}
 
-	/** Runs {@code bin/kafka-ack-latency RATE SECONDS 100} against the local broker and reads its summaries. */
-	static AckLatency measure(Bench bench, int rate, int seconds) throws IOException, InterruptedException {
+	/**
+	 * Runs {@code bin/kafka-ack-latency --topic TOPIC RATE SECONDS 100} against the local broker and reads its
+	 * summaries; {@code topic}, of one partition, exists (made by the caller, who spares the script two JVMs that would
+	 * create and delete one).
+	 */
+	static AckLatency measure(Bench bench, String topic, int rate, int seconds) throws IOException, InterruptedException {
 		List<String> command = List.of(bench.home().resolve("bin/kafka-ack-latency").toString(), "--bootstrap",
-				Bench.BROKER, Integer.toString(rate), Integer.toString(seconds), "100");
+				Bench.BROKER, "--topic", topic, Integer.toString(rate), Integer.toString(seconds), "100");
 		Process process = new ProcessBuilder(command).directory(bench.home().toFile())
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();

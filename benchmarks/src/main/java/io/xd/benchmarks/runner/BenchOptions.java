@@ -33,7 +33,7 @@ final class BenchOptions {
 	static final List<Integer> QUICK_KAFKA_SIZES = List.of(100, 1000);
 
 	/** The record counts of the {@code kafka} suite under {@code --quick}. */
-	static final String QUICK_KAFKA_RECORDS = "100=1000000,1000=300000";
+	static final String QUICK_KAFKA_RECORDS = "100=500000,1000=150000";
 
 	private BenchOptions() {
 	}

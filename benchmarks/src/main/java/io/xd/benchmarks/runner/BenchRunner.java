@@ -22,7 +22,7 @@ public final class BenchRunner {
 			  direct      (14 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's
 			              published figure. --quick: 5 GB per size, not 50 GB
 			  kafka       (28 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as
-			              bin/kafka-bench). --quick: 100 B and 1 000 B only, 1 000 000 and 300 000 records
+			              bin/kafka-bench). --quick: 100 B and 1 000 B only, 500 000 and 150 000 records
 			  latency     (49 s) end-to-end latency percentiles at 1 000, 10 000 and 100 000 msg/s, local bus and Kafka
 			              (paced load-generator, free of coordinated omission; HdrHistogram in the throughput sink), cold,
 			              warm and settled, beside Kafka's producer alone. --quick: 3 s runs, not 30 s; each bus's rates in

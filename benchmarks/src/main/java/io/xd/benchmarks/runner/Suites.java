@@ -152,10 +152,17 @@ final class Suites {
 				}
 			}
 			if (kafka) {
+				// a topic per rate, this run's (deleted at its end with the streams' topics)
+				try (KafkaOffsets offsets = offsets()) {
+					for (int rate : rates) {
+						offsets.createTopic("ackLatency" + rate + this.bench.runId(), 1);
+					}
+				}
 				for (int rate : rates) {
 					this.bench.progress("latency: Kafka's producer alone (ProducerPerformance), " + rate + " msg/s for "
 							+ seconds + "s");
-					AckLatency ack = AckLatency.measure(this.bench, rate, seconds);
+					AckLatency ack = AckLatency.measure(this.bench, "ackLatency" + rate + this.bench.runId(), rate,
+							seconds);
 					for (String run : List.of("cold", "warm")) {
 						Map<String, Figure> latency = ack.percentiles(run);
 						List<Object> row = new ArrayList<>(List.of("kafka producer ack", run, rate, ack.rate(run)));
