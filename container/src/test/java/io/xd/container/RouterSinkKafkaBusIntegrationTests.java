@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.xd.bus.MessageBus;
 import io.xd.bus.kafka.KafkaBusProperties;
 import io.xd.bus.kafka.KafkaMessageBus;
-import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.testsupport.SharedKafkaBroker;
 
 /** The router sink on the Kafka bus, on the bus tests' in-process broker (KRaft). */
 class RouterSinkKafkaBusIntegrationTests extends AbstractRouterSinkBusTests {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.testsupport.SharedKafkaBroker;
 import io.xd.modules.internal.TestJars;
 
 import static org.assertj.core.api.Assertions.assertThat;

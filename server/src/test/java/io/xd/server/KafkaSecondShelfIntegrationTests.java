@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 
 import org.springframework.util.FileSystemUtils;
 
-import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.testsupport.SharedKafkaBroker;
 
 /** The second shelf's streams on the Kafka bus against a real broker (every hop between modules a topic). */
 class KafkaSecondShelfIntegrationTests extends AbstractSecondShelfIntegrationTests {

@@ -9,7 +9,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.testsupport.SharedKafkaBroker;
 import io.xd.bus.kafka.TopicRecords;
 import io.xd.modules.builtin.ThroughputSink;
 

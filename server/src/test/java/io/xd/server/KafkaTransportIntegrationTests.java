@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.testsupport.SharedKafkaBroker;
 import io.xd.bus.kafka.TopicRecords;
 import io.xd.server.TestModules.SequenceCheckSink;
 import io.xd.modules.builtin.ThroughputSink;

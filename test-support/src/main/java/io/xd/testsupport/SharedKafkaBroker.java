@@ -1,4 +1,4 @@
-package io.xd.bus.kafka;
+package io.xd.testsupport;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.xd.bus.AbstractMessageBusContractTests;
 import io.xd.bus.MessageBus;
+import io.xd.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -38,6 +38,7 @@ import io.xd.bus.Binding;
 import io.xd.bus.BindingProperties;
 import io.xd.bus.EarlierSendFailedException;
 import io.xd.bus.ProducerBinding;
+import io.xd.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

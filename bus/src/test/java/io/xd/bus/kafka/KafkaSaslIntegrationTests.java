@@ -24,6 +24,7 @@ import org.springframework.messaging.support.MessageBuilder;
 
 import io.xd.bus.BindingProperties;
 import io.xd.bus.ProducerBinding;
+import io.xd.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

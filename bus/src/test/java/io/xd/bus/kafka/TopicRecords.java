@@ -19,6 +19,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
+import io.xd.testsupport.SharedKafkaBroker;
+
 /**
  * What tests read back from the shared broker's topics: the records of a topic from its start, and how many records
  * topics hold in all. One place for what every Kafka test needs, so that each reads the same way.

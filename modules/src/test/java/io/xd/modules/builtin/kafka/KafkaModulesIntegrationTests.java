@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.messaging.support.MessageBuilder;
 
-import io.xd.bus.kafka.SharedKafkaBroker;
+import io.xd.testsupport.SharedKafkaBroker;
 import io.xd.modules.ModuleMessages;
 import io.xd.modules.ModuleOptionException;
 import io.xd.modules.builtin.file.ModuleFixtures;
