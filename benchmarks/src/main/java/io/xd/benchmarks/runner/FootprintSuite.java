@@ -72,19 +72,25 @@ final class FootprintSuite {
 			CompletableFuture<Singlenode> first = CompletableFuture.supplyAsync(() -> container(0,
 					entries.get(0).getValue(), cluster, firstPort));
 			try (Singlenode admin = startAdmin(cluster, adminPort, first)) {
+				CompletableFuture<Singlenode> next = first;
 				for (int i = 0; i < entries.size(); i++) {
 					String label = entries.get(i).getKey();
 					if (i > 0) {
 						this.bench.progress("footprint: a container with " + label + " JVM options");
 					}
-					try (Singlenode container = (i == 0) ? await(first) : container(i, entries.get(i).getValue(),
-							cluster, Net.freePort(9393))) {
+					try (Singlenode container = await(next)) {
+						// the next container starts while this one is measured (memory, which it does not share);
+						// each stream is deployed by its container's group, so it lands on the one measured
+						int following = i + 1;
+						next = (following < entries.size()) ? CompletableFuture.supplyAsync(() -> container(following,
+								entries.get(following).getValue(), cluster, Net.freePort(firstPort + following)))
+								: null;
 						Thread.sleep(idleSeconds * 1000L);
 						Figure[] idle = afterGc(container);
 						String name = "foot" + states.size() + this.bench.runId();
 						admin.createStream(name, Suites.timedLoad(1000, seconds).replace("--messageSize=100",
 								"--messageSize=8192") + " | throughput --reportEveryMs=5000");
-						admin.deployStream(name, "");
+						admin.deployStream(name, "module.*.criteria=groups.contains('" + group(i) + "')");
 						Thread.sleep((seconds - 3) * 1000L);
 						Figure[] busy = afterGc(container);
 						admin.destroyStream(name);
@@ -97,6 +103,12 @@ final class FootprintSuite {
 							resident.add(figures[0]);
 							heaps.add(figures[1]);
 						}
+					}
+					catch (IOException | InterruptedException | RuntimeException ex) {
+						if (next != null) {
+							next.thenAccept(Singlenode::close);
+						}
+						throw ex;
 					}
 				}
 			}
@@ -130,9 +142,11 @@ final class FootprintSuite {
 	 */
 	private Singlenode container(int index, List<String> javaOptions, List<String> cluster, int port) {
 		String name = "footprint-container" + index;
+		List<String> args = new ArrayList<>(cluster);
+		args.addAll(List.of("--groups", group(index)));
 		try {
 			return Singlenode.start(this.bench, this.work, name, name + ".log", "container", port, javaOptions,
-					cluster.toArray(String[]::new));
+					args.toArray(String[]::new));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -141,6 +155,11 @@ final class FootprintSuite {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("interrupted while starting a container", ex);
 		}
+	}
+
+	/** The group of container {@code index}, by which its stream is deployed on it. */
+	private static String group(int index) {
+		return "footprint" + index;
 	}
 
 	private static Singlenode await(CompletableFuture<Singlenode> container) throws IOException {
