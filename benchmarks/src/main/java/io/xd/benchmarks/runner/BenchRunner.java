@@ -17,27 +17,27 @@ public final class BenchRunner {
 	private static final String USAGE = """
 			Usage: bin/xd-bench [--quick] [--seed N] [--duration D] [--brokers 1|3] [SUITE ...]
 
-			Suites (default: these, in this order); in brackets each one's time under --quick on 2 vCPUs (2026-11-27),
+			Suites (default: these, in this order); in brackets each one's time under --quick on 2 vCPUs (2026-11-27, evening),
 			then what --quick measures less than the full run:
-			  direct      (14 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's
+			  direct      (26 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's
 			              published figure. --quick: 5 GB per size, not 50 GB
-			  kafka       (28 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as
+			  kafka       (50 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as
 			              bin/kafka-bench). --quick: 100 B and 1 000 B only, 500 000 and 150 000 records
-			  latency     (49 s) end-to-end latency percentiles at 1 000, 10 000 and 100 000 msg/s, local bus and Kafka
+			  latency     (52 s) end-to-end latency percentiles at 1 000, 10 000 and 100 000 msg/s, local bus and Kafka
 			              (paced load-generator, free of coordinated omission; HdrHistogram in the throughput sink), cold,
 			              warm and settled, beside Kafka's producer alone. --quick: 3 s runs, not 30 s; each bus's rates in
 			              one singlenode, so cold only at the first rate of a singlenode started for it; no settled runs
 			  saturation  (15 s) the highest rate a Kafka stream sustains with its p99 latency under 250 ms, rates
 			              doubling. --quick: rates quadrupling, 3 s each, not 10 s
-			  partitions  (15 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per
+			  partitions  (36 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per
 			              partition). --quick: 200 000 messages, not 2 000 000
-			  tuning      (13 s) Kafka consumer fetch size and socket receive buffer, three values each, at 512 B
+			  tuning      (21 s) Kafka consumer fetch size and socket receive buffer, three values each, at 512 B
 			              (IBM's test), medians of three rounds. --quick: one round of 300 000 records, not three of 1 000 000
 			  footprint   (36 s) heap and resident memory of a Kafka container process idle, then at 1 000 msg/s
 			              of 8 KB. --quick: idle 3 s, busy 8 s, not 5 s and 60 s
-			  exactly-once  (15 s) a Kafka hop's throughput with transactions (exactly once) beside
+			  exactly-once  (21 s) a Kafka hop's throughput with transactions (exactly once) beside
 			              at-least-once, 100 B to 10 KB. --quick: one round, not four, of about a third of the records
-			  contention  (44 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside
+			  contention  (36 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside
 			              and without, CPU shares. --quick: 1 000, 10 000 and 100 000 msg/s, not nine rates from 200; 3 s
 			              steps, not 20 s
 			With --quick, direct and latency's local bus share one singlenode, and latency's Kafka half, saturation,
@@ -64,7 +64,7 @@ public final class BenchRunner {
 			              broker faults hit one broker at a time)
 			--rounds N    the peer suite's rounds (default 3, 1 with --quick); each figure is the median of its rounds
 
-			--quick runs every default suite briefly, in 3 min 56 s on 2 vCPUs on 2026-11-27 (12 min 12 s before it was cut);
+			--quick runs every default suite briefly: 4 min 40 s to 5 min 9 s on 2 vCPUs on 2026-11-27 (12 min 12 s before it was cut);
 			without it every suite runs full length, for the figures to quote.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
 			Starts bin/kafka-local for the Kafka suites if no broker answers on 127.0.0.1:9092, and stops it at the end.""";
