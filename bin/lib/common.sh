@@ -67,10 +67,15 @@ xd_build_if_needed() {
     echo "Building XD (first run, or sources changed since $(basename "$stale") was built)..." >&2
     (cd "$XD_HOME" && ./mvnw -B -q -ntp install -DskipTests) >&2
     # Maven leaves an up-to-date jar untouched; mark every jar as newer than the sources it was just checked against,
-    # and the server's class data sharing archive (made after xd.jar by the same build) as not older than xd.jar
+    # and the server's class data sharing archive, if it was current (made after xd.jar by this build or the one
+    # that made xd.jar), as still not older than xd.jar
+    local archive="$XD_HOME/server/target/xd/xd.jsa" current=""
+    if [ -f "$archive" ] && ! [ "$XD_SINGLENODE_JAR" -nt "$archive" ]; then
+      current=1
+    fi
     touch "$@"
-    if [ -f "$XD_HOME/server/target/xd/xd.jsa" ]; then
-      touch "$XD_HOME/server/target/xd/xd.jsa"
+    if [ -n "$current" ]; then
+      touch "$archive"
     fi
   )
 }

@@ -28,7 +28,9 @@ class DistributedCustomModulesIntegrationTests {
 	Path data;
 
 	@RegisterExtension
-	final XdProcesses processes = new XdProcesses(Path.of("target", "custom-module-logs"));
+	// the shipped form, xd.jar with its libraries nested, which a custom module's class loader sees (the other
+	// multi-process tests run the extracted one)
+	final XdProcesses processes = XdProcesses.packedJar(Path.of("target", "custom-module-logs"));
 
 	@Test
 	void aContainerFetchesAnUploadedModuleFromTheAdminAndRunsIt() throws Exception {

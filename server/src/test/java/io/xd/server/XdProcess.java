@@ -35,12 +35,20 @@ final class XdProcess implements AutoCloseable {
 	}
 
 	static XdProcess start(Path logDirectory, String name, String mode, List<String> args) {
+		return start(logDirectory, name, mode, args, false);
+	}
+
+	/**
+	 * As {@link #start(Path, String, String, List)}; with {@code packed}, from {@code xd.jar} itself (the form that
+	 * ships, its libraries nested) rather than its extracted form.
+	 */
+	static XdProcess start(Path logDirectory, String name, String mode, List<String> args, boolean packed) {
 		if (!Files.isRegularFile(JAR)) {
 			throw new IllegalStateException(JAR + " is missing: the integration tests run after the package phase");
 		}
 		List<String> command = new ArrayList<>(List.of(java(), "-Xms256m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
 				"-XX:+UseSerialGC"));
-		command.addAll(ServerLaunch.jarArguments(JAR.getParent()));
+		command.addAll(packed ? List.of("-jar", JAR.toString()) : ServerLaunch.jarArguments(JAR.getParent()));
 		command.add(mode);
 		command.addAll(args);
 		return fork(logDirectory, name, command);

@@ -28,25 +28,33 @@ final class XdProcesses implements BeforeEachCallback, AfterEachCallback {
 
 	private final List<XdProcess> zooKeepers = new ArrayList<>();
 
+	private final boolean packed;
+
 	private Path logDirectory;
 
 	XdProcesses(Path logs) {
-		this(logs, false);
+		this(logs, false, false);
 	}
 
-	private XdProcesses(Path logs, boolean perTest) {
+	private XdProcesses(Path logs, boolean perTest, boolean packed) {
 		this.logs = logs;
 		this.perTest = perTest;
+		this.packed = packed;
 		this.logDirectory = logs;
 	}
 
 	static XdProcesses perTest(Path logs) {
-		return new XdProcesses(logs, true);
+		return new XdProcesses(logs, true, false);
+	}
+
+	/** Processes that run {@code xd.jar} itself, as shipped, rather than its extracted fast-start form. */
+	static XdProcesses packedJar(Path logs) {
+		return new XdProcesses(logs, false, true);
 	}
 
 	/** Starts {@code java -jar xd.jar <mode> <args>}, logged to {@code <name>.log}. */
 	XdProcess fork(String name, String mode, List<String> args) {
-		XdProcess process = XdProcess.start(this.logDirectory, name, mode, args);
+		XdProcess process = XdProcess.start(this.logDirectory, name, mode, args, this.packed);
 		(ZOOKEEPER.equals(mode) ? this.zooKeepers : this.servers).add(process);
 		return process;
 	}

@@ -44,11 +44,13 @@ final class FootprintSuite {
 		profiles.put("--small", Bench.smallJavaOptions());
 		profiles.put("default", Bench.serverJavaOptions());
 		SuiteJson json = new SuiteJson(this.bench, "footprint", "Footprint of a container process on Kafka")
-			.note("A ZooKeeper, an admin and one container, each a process of its own (bin/zookeeper-local, "
-					+ "bin/xd-admin, bin/xd-container), the Kafka transport; every module runs in the container. "
-					+ "Heap after a full GC (jcmd GC.run, then Actuator's jvm.gc.live.data.size: the old generation "
-					+ "after the collection) and resident set (VmRSS in /proc) of the container. Idle: " + idleSeconds
-					+ " s after the container started.")
+			.note("A ZooKeeper, an admin and one container per profile, each a process of its own "
+					+ "(bin/zookeeper-local, bin/xd-admin, bin/xd-container), the Kafka transport; every module of the "
+					+ "measured stream runs in its container (deployed by the container's group). Heap after a full GC "
+					+ "(jcmd GC.run, then Actuator's jvm.gc.live.data.size: the old generation after the collection) "
+					+ "and resident set (VmRSS in /proc) of the container. Idle: " + idleSeconds + " s after the first "
+					+ "container started; the second starts while the first is measured, so it has been idle longer "
+					+ "when its turn comes.")
 			.note("Busy: load-generator --rate=1000 --messageSize=8192 | throughput for " + seconds + "s (so two Kafka "
 					+ "hops' producer and consumer in the container), measured 3 s before the end.")
 			.note("--small: " + String.join(" ", Bench.smallJavaOptions()) + ". default: "
@@ -105,8 +107,14 @@ final class FootprintSuite {
 						}
 					}
 					catch (IOException | InterruptedException | RuntimeException ex) {
+						// the next container is stopped before ZooKeeper is, not left starting against none
 						if (next != null) {
-							next.thenAccept(Singlenode::close);
+							next.handle((container, failure) -> {
+								if (container != null) {
+									container.close();
+								}
+								return null;
+							}).join();
 						}
 						throw ex;
 					}
