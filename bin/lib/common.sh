@@ -24,16 +24,24 @@ XD_SMALL_JAVA_OPTS="-Xms16m -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX
 -XX:MaxMetaspaceSize=128m -XX:MaxDirectMemorySize=32m -Xss512k -XX:+ExitOnOutOfMemoryError \
 -Dxd.messagebus.kafka.producerProperties.buffer.memory=2097152"
 
-# xd_server_jar: sets the array XD_SERVER_JAR to what runs the built server after `java` and its options. The server module's build leaves
-# beside xd.jar its extracted form, server/target/xd/ (xd.jar and lib/), with xd.jsa, a class data sharing archive
-# of what a singlenode loads while it starts: that starts a server in about 40% of the time. It is used when the
-# archive is not older than xd.jar (a build with -Dxd.cds.skip leaves an older one behind); the JVM checks that the
-# archive fits it and the jars, and silently does without it when not (another JDK). The same rule as
-# io.xd.core.ServerLaunch, for the tests and the benchmark runner (docs/singlenode.md#fast-start).
+# The server's fast-start form: the server module's build leaves beside xd.jar its extracted form, server/target/xd/
+# (xd.jar and lib/), with xd.jsa, a class data sharing archive of what a singlenode loads while it starts; that starts
+# a server in about 40% of the time (docs/singlenode.md#fast-start).
+XD_FAST_START_ARCHIVE="$XD_HOME/server/target/xd/xd.jsa"
+
+# xd_fast_start_current: whether the fast-start archive is there and not older than xd.jar (every package of the
+# server removes the previous one first; xd_build_if_needed keeps it current after its touch). The same rule as
+# io.xd.core.ServerLaunch, for the tests and the benchmark runner.
+xd_fast_start_current() {
+  [ -f "$XD_FAST_START_ARCHIVE" ] && ! [ "$XD_SINGLENODE_JAR" -nt "$XD_FAST_START_ARCHIVE" ]
+}
+
+# xd_server_jar: sets the array XD_SERVER_JAR to what runs the built server after `java` and its options: the
+# fast-start form when current, xd.jar otherwise. The JVM checks that the archive fits it and the jars, and silently
+# does without it when not (another JDK).
 xd_server_jar() {
-  local archive="$XD_HOME/server/target/xd/xd.jsa"
-  if [ -f "$archive" ] && [ -f "$XD_HOME/server/target/xd/xd.jar" ] && ! [ "$XD_SINGLENODE_JAR" -nt "$archive" ]; then
-    XD_SERVER_JAR=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off -jar "$XD_HOME/server/target/xd/xd.jar")
+  if xd_fast_start_current && [ -f "$XD_HOME/server/target/xd/xd.jar" ]; then
+    XD_SERVER_JAR=("-XX:SharedArchiveFile=$XD_FAST_START_ARCHIVE" -Xlog:cds=off -jar "$XD_HOME/server/target/xd/xd.jar")
   else
     XD_SERVER_JAR=(-jar "$XD_SINGLENODE_JAR")
   fi
@@ -69,13 +77,13 @@ xd_build_if_needed() {
     # Maven leaves an up-to-date jar untouched; mark every jar as newer than the sources it was just checked against,
     # and the server's class data sharing archive, if it was current (made after xd.jar by this build or the one
     # that made xd.jar), as still not older than xd.jar
-    local archive="$XD_HOME/server/target/xd/xd.jsa" current=""
-    if [ -f "$archive" ] && ! [ "$XD_SINGLENODE_JAR" -nt "$archive" ]; then
+    local current=""
+    if xd_fast_start_current; then
       current=1
     fi
     touch "$@"
     if [ -n "$current" ]; then
-      touch "$archive"
+      touch "$XD_FAST_START_ARCHIVE"
     fi
   )
 }
@@ -104,9 +112,9 @@ xd_java() {
   fi
 }
 
-# xd_singlenode_start LOG JAVA_OPTS ARGS...: starts `java JAVA_OPTS -jar xd.jar ARGS` (xd_server_jar) in the background with its
-# output in LOG, sets XD_SN_PID, and returns once it has logged "Started XdApplication". Fails, with the end of LOG,
-# when the process dies first or does not finish starting within 120 s.
+# xd_singlenode_start LOG JAVA_OPTS ARGS...: starts `java JAVA_OPTS -jar xd.jar ARGS` (xd_server_jar) in the
+# background with its output in LOG, sets XD_SN_PID, and returns once it has logged "Started XdApplication". Fails,
+# with the end of LOG, when the process dies first or does not finish starting within 120 s.
 XD_SN_PID=""
 xd_singlenode_start() {
   local log="$1" opts="$2"

@@ -11,8 +11,8 @@ import java.util.List;
  * in {@code server/target}: {@code xd.jar}, one jar with the others nested in it, and {@code xd/}, the same extracted
  * ({@code xd/xd.jar} beside {@code xd/lib/}) with {@code xd/xd.jsa}, a class data sharing archive of the classes a
  * singlenode loads while it starts. The extracted form with its archive starts a server in about 40% of the time.
- * It is used when its archive is not older than {@code xd.jar} (a build with {@code -Dxd.cds.skip} leaves a previous
- * one behind, older); the JVM itself checks that the archive matches it and the jars, and does without it, silently,
+ * It is used when its archive is not older than {@code xd.jar} (every package of the server removes the previous
+ * {@code xd/} first, so a build with {@code -Dxd.cds.skip} leaves none); the JVM itself checks that the archive matches it and the jars, and does without it, silently,
  * when it does not (another JDK, say). {@code bin/lib/common.sh} applies the same rule for the scripts in
  * {@code bin/}.
  */

@@ -155,14 +155,13 @@ final class Suites {
 				// a topic per rate, this run's (deleted at its end with the streams' topics)
 				try (KafkaOffsets offsets = offsets()) {
 					for (int rate : rates) {
-						offsets.createTopic("ackLatency" + rate + this.bench.runId(), 1);
+						offsets.createTopic(ackLatencyTopic(rate), 1);
 					}
 				}
 				for (int rate : rates) {
 					this.bench.progress("latency: Kafka's producer alone (ProducerPerformance), " + rate + " msg/s for "
 							+ seconds + "s");
-					AckLatency ack = AckLatency.measure(this.bench, "ackLatency" + rate + this.bench.runId(), rate,
-							seconds);
+					AckLatency ack = AckLatency.measure(this.bench, ackLatencyTopic(rate), rate, seconds);
 					for (String run : List.of("cold", "warm")) {
 						Map<String, Figure> latency = ack.percentiles(run);
 						List<Object> row = new ArrayList<>(List.of("kafka producer ack", run, rate, ack.rate(run)));
@@ -389,6 +388,11 @@ final class Suites {
 	private Singlenode start(String name, List<String> javaOptions, String... args)
 			throws IOException, InterruptedException {
 		return Singlenode.start(this.bench, this.work, name, javaOptions, args);
+	}
+
+	/** The topic of Kafka's producer alone at {@code rate} in the latency suite, this run's. */
+	private String ackLatencyTopic(int rate) {
+		return "ackLatency" + rate + this.bench.runId();
 	}
 
 	private static KafkaOffsets offsets() {
