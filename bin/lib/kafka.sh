@@ -15,11 +15,52 @@ KAFKA_BROKER_JAVA_OPTS="${KAFKA_BROKER_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTo
 KAFKA_TOOLS_JAVA_OPTS="${KAFKA_TOOLS_JAVA_OPTS:--Xms512m -Xmx512m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
 -XX:InitiatingHeapOccupancyPercent=35 -Djava.awt.headless=true}"
 
-# kafka_tool CLASS ARG...: runs one of Kafka's command-line classes, logging warnings to stderr.
+# Class data sharing, as for XD's servers (docs/kafka-local.md#class-data-sharing): the first run of the broker, or of
+# a tool, after the jars were fetched leaves an archive of the classes it loaded (the broker when `bin/kafka-local
+# stop` stops it), one per program and JVM (an archive only fits the JVM that made it); every later run maps it
+# instead of loading those classes from the jars again.
+
+# kafka_archive NAME: prints the path of NAME's archive (broker, or a tool's class) for the JVM that runs it (xd_java).
+kafka_archive() {
+  local java
+  java="$(command -v "$(xd_java)" || echo "$(xd_java)")"
+  echo "$KAFKA_LOCAL_LIBS/$1-$(readlink -f "$java" | cksum | cut -d' ' -f1).jsa"
+}
+
+# kafka_archive_options NAME NEW: prints NAME's class data sharing options: map its archive when there is one newer
+# than the jars, else write one to NEW when the JVM exits (for the caller to move into place).
+kafka_archive_options() {
+  local archive
+  archive="$(kafka_archive "$1")"
+  if [ -s "$archive" ] && ! [ "$KAFKA_LOCAL_LIBS/.copied" -nt "$archive" ]; then
+    echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off"
+  else
+    echo "-XX:ArchiveClassesAtExit=$2 -Xlog:cds=off"
+  fi
+}
+
+# kafka_keep_archive NAME NEW: moves the archive a JVM wrote to NEW into place as NAME's, if it wrote one.
+kafka_keep_archive() {
+  if [ -s "$2" ]; then
+    mv -f "$2" "$(kafka_archive "$1")"
+  else
+    rm -f "$2"
+  fi
+}
+
+# kafka_tool CLASS ARG...: runs one of Kafka's command-line classes, logging warnings to stderr; exits as it does.
 kafka_tool() {
-  # shellcheck disable=SC2086
-  "$(xd_java)" $KAFKA_TOOLS_JAVA_OPTS -Dlog4j2.configurationFile="$KAFKA_LOCAL_SUPPORT/tools-log4j2.xml" \
-    -cp "$KAFKA_LOCAL_CLASSPATH" "$@"
+  local name="${1##*.}" new rc=0
+  new="$KAFKA_LOCAL_LIBS/$name.$$.$RANDOM.jsa.new"
+  # shellcheck disable=SC2046,SC2086
+  "$(xd_java)" $KAFKA_TOOLS_JAVA_OPTS $(kafka_archive_options "$name" "$new") \
+    -Dlog4j2.configurationFile="$KAFKA_LOCAL_SUPPORT/tools-log4j2.xml" -cp "$KAFKA_LOCAL_CLASSPATH" "$@" || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    kafka_keep_archive "$name" "$new"
+  else
+    rm -f "$new"
+  fi
+  return "$rc"
 }
 
 # kafka_libs_if_needed: copies the Kafka jars into $KAFKA_LOCAL_LIBS unless they are there and the pom has not

@@ -17,31 +17,33 @@ public final class BenchRunner {
 	private static final String USAGE = """
 			Usage: bin/xd-bench [--quick] [--seed N] [--duration D] [--brokers 1|3] [SUITE ...]
 
-			Suites (default: these, in this order); in brackets each one's time under --quick on 2 vCPUs (2026-11-27, evening),
+			Suites (default: these, in this order); in brackets each one's time under --quick on 2 vCPUs (2026-11-28),
 			then what --quick measures less than the full run:
-			  direct      (26 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's
+			  direct      (13 s) direct binding, load-generator | throughput at 100 B to 100 KB, beside Spring XD's
 			              published figure. --quick: 5 GB per size, not 50 GB
-			  kafka       (50 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as
-			              bin/kafka-bench). --quick: 100 B and 1 000 B only, 500 000 and 150 000 records
-			  latency     (52 s) end-to-end latency percentiles at 1 000, 10 000 and 100 000 msg/s, local bus and Kafka
+			  kafka       (55 s) XD over Kafka beside Kafka's own ProducerPerformance/ConsumerPerformance (as
+			              bin/kafka-bench). --quick: 100 B and 1 000 B only, 500 000 and 150 000 records; XD with
+			              headers (the bus's default) in the shared Kafka singlenode, not raw records in its own
+			  latency     (37 s) end-to-end latency percentiles at 1 000, 10 000 and 100 000 msg/s, local bus and Kafka
 			              (paced load-generator, free of coordinated omission; HdrHistogram in the throughput sink), cold,
 			              warm and settled, beside Kafka's producer alone. --quick: 3 s runs, not 30 s; each bus's rates in
 			              one singlenode, so cold only at the first rate of a singlenode started for it; no settled runs
-			  saturation  (15 s) the highest rate a Kafka stream sustains with its p99 latency under 250 ms, rates
+			  saturation  (14 s) the highest rate a Kafka stream sustains with its p99 latency under 250 ms, rates
 			              doubling. --quick: rates quadrupling, 3 s each, not 10 s
-			  partitions  (36 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per
-			              partition). --quick: 200 000 messages, not 2 000 000
+			  partitions  (15 s) Kafka consumer scaling over 1, 3, 5 and 7 partitions (one consumer thread per
+			              partition). --quick: 200 000 messages, not 2 000 000; in the shared Kafka singlenode (headers)
 			  tuning      (21 s) Kafka consumer fetch size and socket receive buffer, three values each, at 512 B
 			              (IBM's test), medians of three rounds. --quick: one round of 300 000 records, not three of 1 000 000
-			  footprint   (36 s) heap and resident memory of a Kafka container process idle, then at 1 000 msg/s
+			  footprint   (38 s) heap and resident memory of a Kafka container process idle, then at 1 000 msg/s
 			              of 8 KB. --quick: idle 3 s, busy 8 s, not 5 s and 60 s
 			  exactly-once  (21 s) a Kafka hop's throughput with transactions (exactly once) beside
 			              at-least-once, 100 B to 10 KB. --quick: one round, not four, of about a third of the records
-			  contention  (36 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside
+			  contention  (35 s) broker, XD and PostgreSQL on one machine: stepped rates with a jdbc sink beside
 			              and without, CPU shares. --quick: 1 000, 10 000 and 100 000 msg/s, not nine rates from 200; 3 s
 			              steps, not 20 s
-			With --quick, direct and latency's local bus share one singlenode, and latency's Kafka half, saturation,
-			tuning, exactly-once and contention share another (warm-ups they would repeat left out).
+			With --quick, direct and latency's local bus share one singlenode, and kafka, latency's Kafka half,
+			saturation, partitions, tuning, exactly-once and contention share another (warm-ups they would repeat
+			left out).
 
 			Suites run only when named (even --quick, they would take the default run past its 5 minutes):
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
@@ -64,7 +66,7 @@ public final class BenchRunner {
 			              broker faults hit one broker at a time)
 			--rounds N    the peer suite's rounds (default 3, 1 with --quick); each figure is the median of its rounds
 
-			--quick runs every default suite briefly: 4 min 40 s to 5 min 9 s on 2 vCPUs on 2026-11-27 (12 min 12 s before it was cut);
+			--quick runs every default suite briefly: 4 min 13 s and 4 min 14 s on 2 vCPUs on 2026-11-28 (12 min 12 s before it was cut);
 			without it every suite runs full length, for the figures to quote.
 			Results: target/bench/<suite>.json, and target/bench/report.html with charts (also <suite>-<n>.svg).
 			Starts bin/kafka-local for the Kafka suites if no broker answers on 127.0.0.1:9092, and stops it at the end.""";
@@ -79,14 +81,13 @@ public final class BenchRunner {
 	private static void run(Bench bench, BenchOptions.XdBench options) throws Exception {
 		Path work = bench.freshDirectory("xd-bench");
 		List<String> failures = new ArrayList<>();
-		boolean kafkaLater = options.suites().stream().anyMatch(suite -> !suite.equals("direct"));
-		try (Servers servers = new Servers(bench, options.quick(), work, kafkaLater)) {
+		try (Servers servers = new Servers(bench, options.quick(), work)) {
 			Suites suites = new Suites(bench, servers, work);
 			for (String suite : options.suites()) {
 				long started = bench.seconds();
 				switch (suite) {
 					case "direct" -> suites.direct();
-					case "kafka" -> kafka(bench, options.quick());
+					case "kafka" -> kafka(bench, servers, options.quick());
 					case "latency" -> suites.latency();
 					case "saturation" -> suites.saturation();
 					case "partitions" -> suites.partitions();
@@ -112,13 +113,13 @@ public final class BenchRunner {
 		}
 	}
 
-	private static void kafka(Bench bench, boolean quick) throws Exception {
+	private static void kafka(Bench bench, Servers servers, boolean quick) throws Exception {
 		String records = quick ? BenchOptions.QUICK_KAFKA_RECORDS : "";
 		List<Integer> sizes = quick ? BenchOptions.QUICK_KAFKA_SIZES : BenchOptions.KAFKA_SIZES;
 		bench.progress("kafka: native tools and XD alternating (as bin/kafka-bench --sizes "
 				+ sizes.stream().map(String::valueOf).collect(Collectors.joining(",")) + " --records "
 				+ (records.isEmpty() ? "<defaults>" : records) + ")");
 		BenchOptions.KafkaBench options = new BenchOptions.KafkaBench(sizes, BenchOptions.records(records), 1, false);
-		new KafkaBench(bench, options).run(System.err);
+		new KafkaBench(bench, options).run(System.err, servers, "kafka", bench.freshDirectory("kafka-xd"));
 	}
 }

@@ -33,6 +33,22 @@ public final class KafkaBench {
 			target/bench/kafka.json. Default records: 100=8000000, 1000=2000000, 10000=200000, 100000=20000.
 			Starts bin/kafka-local if no broker answers on 127.0.0.1:9092, and stops it again at the end.""";
 
+	/**
+	 * The singlenode XD's side runs in: the seed's settings (raw records, 6 partitions, acks=1, batch.size=128000,
+	 * replication factor 1). The {@code partitions} suite uses one like it, setting its partitions per stream.
+	 * Under {@code --quick} both run in the run's shared Kafka singlenode instead ({@link Servers#raw}), whose records
+	 * carry headers (the bus's default), with the rest set per stream ({@link #STREAM}).
+	 */
+	static final String[] SINGLENODE = { "--transport", "kafka", "--xd.messagebus.kafka.brokers=" + Bench.BROKER,
+			"--xd.messagebus.kafka.mode=raw", "--xd.messagebus.kafka.default.batchSize=128000",
+			"--xd.messagebus.kafka.default.minPartitionCount=6", "--xd.messagebus.kafka.default.requiredAcks=1",
+			"--xd.messagebus.kafka.default.replicationFactor=1" };
+
+	/** The seed's settings of {@link #SINGLENODE} but the records' mode, per stream. */
+	static final String STREAM = "module.load-generator.producer.batchSize=128000,"
+			+ "module.load-generator.producer.requiredAcks=1,module.load-generator.producer.minPartitionCount=6,"
+			+ "module.throughput.consumer.minPartitionCount=6";
+
 	private static final double MEGABYTE = 1024.0 * 1024.0;
 
 	private final Bench bench;
@@ -40,6 +56,9 @@ public final class KafkaBench {
 	private final BenchOptions.KafkaBench options;
 
 	private final Map<Integer, Figure[]> best = new HashMap<>();
+
+	/** Whether XD's records are raw (the seed's setting), or carry headers (the shared singlenode of --quick). */
+	private boolean raw = true;
 
 	KafkaBench(Bench bench, BenchOptions.KafkaBench options) {
 		this.bench = bench;
@@ -53,15 +72,26 @@ public final class KafkaBench {
 
 	/** Runs every round and size, prints the tables to {@code out} and writes {@code kafka.json}. */
 	void run(PrintStream out) throws IOException, InterruptedException {
-		this.bench.ensureBroker();
 		Path work = this.bench.freshDirectory("kafka-xd");
-		System.err.println("Starting singlenode with the Kafka transport (log: target/bench/kafka-xd/singlenode.log)");
-		try (Singlenode singlenode = Singlenode.start(this.bench, work, "singlenode", Bench.serverJavaOptions(),
-				"--transport", "kafka", "--xd.messagebus.kafka.brokers=" + Bench.BROKER,
-				"--xd.messagebus.kafka.mode=raw", "--xd.messagebus.kafka.default.batchSize=128000",
-				"--xd.messagebus.kafka.default.minPartitionCount=6", "--xd.messagebus.kafka.default.requiredAcks=1",
-				"--xd.messagebus.kafka.default.replicationFactor=1");
-				KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
+		try (Servers servers = new Servers(this.bench, false, work)) {
+			run(out, servers, "singlenode", work);
+		}
+	}
+
+	/**
+	 * Runs every round and size in the singlenode {@code servers} lends ({@link Servers#raw}: under {@code --quick}
+	 * the run's shared Kafka singlenode; else a fresh one named {@code name}), prints the tables to
+	 * {@code out} and writes {@code kafka.json}; the native tools' output goes to {@code work}.
+	 */
+	void run(PrintStream out, Servers servers, String name, Path work) throws IOException, InterruptedException {
+		this.bench.ensureBroker();
+		this.raw = !servers.quick();
+		System.err.println(this.raw ? "Starting singlenode with the Kafka transport, raw records"
+				: "The run's shared Kafka singlenode (--quick): records with headers, the bus's default");
+		try (Servers.Lease lease = servers.raw(name); KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
+			Singlenode singlenode = lease.singlenode();
+			System.err.println("Singlenode log: "
+					+ this.bench.home().toAbsolutePath().relativize(singlenode.log().toAbsolutePath()));
 			System.err.println("Kafka benchmark: native tools and XD alternating on " + Bench.BROKER
 					+ ", 6 partitions, acks=1, batch.size=128000, " + this.options.rounds() + " round(s)");
 			NativePerf nativePerf = new NativePerf(this.bench, work);
@@ -75,7 +105,7 @@ public final class KafkaBench {
 							nativeResult.producer().format("%.1f"), nativeResult.consumer().format("%.1f"));
 					System.err.printf(Locale.ROOT, "Round %d, %d bytes, %d records: XD%n", round, size, records);
 					StreamRun.Result xd = new StreamRun("kafkaBench" + size + "r" + round + this.bench.runId(),
-							"load-generator --messageCount=" + records + " --messageSize=" + size + " | throughput", "",
+							"load-generator --messageCount=" + records + " --messageSize=" + size + " | throughput", STREAM,
 							records, Duration.ofMillis(100))
 						.run(singlenode, offsets, false, System.err::println);
 					Figure xdProducer = xd.producerRate();
@@ -102,7 +132,7 @@ public final class KafkaBench {
 		long records = this.options.records().get(size) / 3;
 		System.err.printf(Locale.ROOT, "Warming XD up: %d records of %d bytes, not measured%n", records, size);
 		new StreamRun("kafkaBenchWarmUp" + this.bench.runId(), "load-generator --messageCount=" + records
-				+ " --messageSize=" + size + " | throughput", "", records, Duration.ofMillis(100))
+				+ " --messageSize=" + size + " | throughput", STREAM, records, Duration.ofMillis(100))
 			.run(singlenode, offsets, false, line -> { });
 	}
 
@@ -163,7 +193,9 @@ public final class KafkaBench {
 	private Path write() throws IOException {
 		SuiteJson json = new SuiteJson(this.bench, "kafka", "Kafka: XD beside Kafka's own tools")
 			.note("Same local broker, same run, native and XD alternating per size; topic with 6 partitions, "
-					+ "replication factor 1, acks=1, batch.size=128000; XD in raw mode. Best of "
+					+ "replication factor 1, acks=1, batch.size=128000; XD " + (this.raw ? "in raw mode"
+							: "with headers (its default mode: --quick runs it in the singlenode of the other Kafka "
+									+ "suites)") + ". Best of "
 					+ this.options.rounds() + " round(s) on each side.")
 			.note("Native producer after its warm-up (first third left out); XD producer over its whole run, from its "
 					+ "first message until the broker had acknowledged the last (the topic's end offsets summed to the "

@@ -1,13 +1,11 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 
 /**
@@ -18,8 +16,10 @@ import java.util.stream.Stream;
  * first suite that needs it and stopped at the end of the run: a singlenode costs 5-12 s to start on 2 vCPUs. The
  * shared Kafka singlenode also declares the {@code contention} suite's data source, on a port reserved up front
  * for the PostgreSQL that suite starts ({@link #contentionDatabasePort()}); a data source is only a declaration
- * until a {@code jdbc} module connects. And when Kafka suites follow, the local Kafka broker starts while the shared
- * local-bus singlenode does (both before anything is measured), rather than after it.
+ * until a {@code jdbc} module connects. The {@code kafka} and {@code partitions} suites, which run with raw records
+ * otherwise, use it too ({@link #raw}). The Kafka broker starts when the first suite on Kafka needs it, not beside the local-bus
+ * singlenode: two JVMs starting at once on 2 vCPUs took 17 s where one after the other took 10, and the broker's
+ * start-up work went on into the {@code direct} suite's measurement.
  */
 final class Servers implements AutoCloseable {
 
@@ -29,23 +29,16 @@ final class Servers implements AutoCloseable {
 
 	private final Path work;
 
-	private final boolean kafkaLater;
-
 	private Singlenode local;
 
 	private Singlenode kafka;
 
 	private int contentionDatabasePort;
 
-	/**
-	 * @param kafkaLater whether suites on Kafka follow in this run: under {@code --quick} the broker then starts
-	 * alongside the shared local-bus singlenode
-	 */
-	Servers(Bench bench, boolean quick, Path work, boolean kafkaLater) {
+	Servers(Bench bench, boolean quick, Path work) {
 		this.bench = bench;
 		this.quick = quick;
 		this.work = work;
-		this.kafkaLater = kafkaLater;
 	}
 
 	/**
@@ -77,24 +70,7 @@ final class Servers implements AutoCloseable {
 		}
 		boolean fresh = this.local == null;
 		if (fresh) {
-			CompletableFuture<Void> broker = this.kafkaLater ? CompletableFuture.runAsync(() -> {
-				try {
-					this.bench.ensureBroker();
-				}
-				catch (IOException ex) {
-					throw new UncheckedIOException(ex);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException("interrupted while starting the broker", ex);
-				}
-			}) : CompletableFuture.completedFuture(null);
-			try {
-				this.local = start("quick-local");
-			}
-			finally {
-				awaitBroker(broker);
-			}
+			this.local = start("quick-local");
 		}
 		return new Lease(this.local, fresh, true);
 	}
@@ -120,6 +96,16 @@ final class Servers implements AutoCloseable {
 	}
 
 	/**
+	 * A singlenode on the Kafka bus with raw records and the seed's settings ({@link KafkaBench#SINGLENODE}), named
+	 * {@code name}; under {@code --quick} the shared one of {@link #kafka}, whose records carry headers: one JVM fewer
+	 * to start, the streams setting the rest ({@link KafkaBench#STREAM}).
+	 */
+	Lease raw(String name) throws IOException, InterruptedException {
+		this.bench.ensureBroker();
+		return this.quick ? kafka(name) : new Lease(start(name, KafkaBench.SINGLENODE), true, false);
+	}
+
+	/**
 	 * Under {@code --quick}, the port the {@code contention} suite's PostgreSQL listens on, the one the shared Kafka
 	 * singlenode's data source names; reserved (found free) on first use.
 	 */
@@ -128,18 +114,6 @@ final class Servers implements AutoCloseable {
 			this.contentionDatabasePort = Net.freePort(15432);
 		}
 		return this.contentionDatabasePort;
-	}
-
-	private static void awaitBroker(CompletableFuture<Void> broker) throws IOException {
-		try {
-			broker.join();
-		}
-		catch (CompletionException ex) {
-			if (ex.getCause() instanceof UncheckedIOException io) {
-				throw io.getCause();
-			}
-			throw ex;
-		}
 	}
 
 	private Singlenode start(String name, String... args) throws IOException, InterruptedException {

@@ -235,22 +235,25 @@ final class Suites {
 		List<Integer> partitions = List.of(1, 3, 5, 7);
 		List<Figure> consumers = new ArrayList<>();
 		SuiteJson json = new SuiteJson(this.bench, "partitions", "Kafka consumer scaling over partitions")
-			.note("load-generator --messageCount=" + count + " --messageSize=1000 | throughput over Kafka (raw records, "
-					+ "batch.size 128000), the sink with one consumer thread per partition; producer rate from the "
+			.note("load-generator --messageCount=" + count + " --messageSize=1000 | throughput over Kafka ("
+					+ (this.quick ? "records with headers, the bus's default: --quick runs it in the singlenode of the "
+							+ "other Kafka suites" : "raw records") + ", batch.size 128000, acks=1), the sink with one consumer "
+					+ "thread per partition; producer rate from the "
 					+ "first message until the broker had acknowledged the last (the topic's end offsets), consumer "
 					+ "rate in steady state (from a third of the messages). Producer, consumers and broker share the "
 					+ "machine's " + Runtime.getRuntime().availableProcessors() + " CPUs.")
 			.columns("partitions", "producer msg/s", "consumer msg/s");
-		try (Singlenode singlenode = start("partitions", Bench.serverJavaOptions(), "--transport", "kafka",
-				"--xd.messagebus.kafka.brokers=" + Bench.BROKER, "--xd.messagebus.kafka.mode=raw",
-				"--xd.messagebus.kafka.default.batchSize=128000"); KafkaOffsets offsets = offsets()) {
+		// the kafka suite's singlenode settings; under --quick the run's shared Kafka singlenode
+		try (Servers.Lease lease = this.servers.raw("partitions"); KafkaOffsets offsets = offsets()) {
+			Singlenode singlenode = lease.singlenode();
 			for (int p : partitions) {
 				this.bench.progress("partitions: " + p + " partition(s), " + p + " consumer thread(s), " + count
 						+ " messages of 1000 bytes");
 				StreamRun.Result result = stream(singlenode, offsets, "part" + p,
 						"load-generator --messageCount=" + count + " --messageSize=1000 | throughput --reportEveryMs=500",
 						"module.throughput.consumer.concurrency=" + p + ",module.throughput.consumer.minPartitionCount="
-								+ p, count, POLL, false);
+								+ p + ",module.load-generator.producer.minPartitionCount=" + p
+								+ ",module.load-generator.producer.batchSize=128000", count, POLL, false);
 				Figure consumer = result.steadySinkRate();
 				json.row(p, result.producerRate(), consumer);
 				consumers.add(consumer);
@@ -383,11 +386,6 @@ final class Suites {
 
 	static String timedLoad(int rate, int seconds) {
 		return "load-generator --rate=" + rate + " --duration=" + seconds + "s --messageSize=100 --generateTimestamp=true";
-	}
-
-	private Singlenode start(String name, List<String> javaOptions, String... args)
-			throws IOException, InterruptedException {
-		return Singlenode.start(this.bench, this.work, name, javaOptions, args);
 	}
 
 	/** The topic of Kafka's producer alone at {@code rate} in the latency suite, this run's. */
