@@ -51,7 +51,7 @@ kafka_keep_archive() {
 # kafka_tool CLASS ARG...: runs one of Kafka's command-line classes, logging warnings to stderr; exits as it does.
 kafka_tool() {
   local name="${1##*.}" new rc=0
-  new="$KAFKA_LOCAL_LIBS/$name.$$.$RANDOM.jsa.new"
+  new="$KAFKA_LOCAL_LIBS/$name.$BASHPID.jsa.new"
   # shellcheck disable=SC2046,SC2086
   "$(xd_java)" $KAFKA_TOOLS_JAVA_OPTS $(kafka_archive_options "$name" "$new") \
     -Dlog4j2.configurationFile="$KAFKA_LOCAL_SUPPORT/tools-log4j2.xml" -cp "$KAFKA_LOCAL_CLASSPATH" "$@" || rc=$?
