@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -110,18 +111,44 @@ class AnalyticsDashboardIntegrationTests {
 			.map(bar -> bar.getDomAttribute("data-value") + "=" + bar.getDomAttribute("data-count"))
 			.toList();
 		assertThat(bars).containsExactly("phone=3", "tablet=2", "watch=1");
-		List<WebElement> hours = browser.findElements(By.cssSelector("[data-metric='hits'] rect.bucket"));
-		assertThat(hours.get(23).getDomAttribute("data-count")).isEqualTo("3");
-		assertThat(hours.get(21).getDomAttribute("data-count")).isEqualTo("5");
-		assertThat(Double.parseDouble(hours.get(21).getDomAttribute("height")))
-			.isGreaterThan(Double.parseDouble(hours.get(23).getDomAttribute("height")));
+		// found by their time, not their place: the chart ends at the current hour (or minute), which may have turned
+		// since the counts were recorded
+		Bar thisHour = bucket(now, ChronoUnit.HOURS);
+		Bar twoHoursAgo = bucket(now.minus(2, ChronoUnit.HOURS), ChronoUnit.HOURS);
+		assertThat(thisHour.count()).isEqualTo("3");
+		assertThat(twoHoursAgo.count()).isEqualTo("5");
+		assertThat(twoHoursAgo.height()).isGreaterThan(thisHour.height());
 		Path screenshots = Files.createDirectories(Path.of("target", "dashboard-screenshots"));
 		Files.write(screenshots.resolve("dashboard-analytics.png"), browser.getScreenshotAs(OutputType.BYTES));
 
 		new Select(browser.findElement(By.id("analytics-resolution"))).selectByValue("minute");
 		waitUntil(driver -> driver.findElements(By.cssSelector("[data-metric='hits'] rect.bucket")).size() == 60);
-		List<WebElement> minutes = browser.findElements(By.cssSelector("[data-metric='hits'] rect.bucket"));
-		assertThat(minutes.get(59).getDomAttribute("data-count")).isEqualTo("3");
+		assertThat(bucket(now, ChronoUnit.MINUTES).count()).isEqualTo("3");
+	}
+
+	/** A bar of a time chart: its count and its height. */
+	private record Bar(String count, double height) {
+	}
+
+	/**
+	 * The bar of the {@code hits} chart for the bucket of {@code unit} (hour, minute) that holds {@code time}, read
+	 * again when the dashboard re-rendered the chart meanwhile.
+	 */
+	private static Bar bucket(Instant time, ChronoUnit unit) {
+		String start = time.truncatedTo(unit).toString();
+		List<Bar> read = new ArrayList<>();
+		waitUntil(driver -> {
+			read.clear();
+			for (WebElement bar : driver.findElements(By.cssSelector("[data-metric='hits'] rect.bucket"))) {
+				if (Instant.parse(bar.getDomAttribute("data-time")).toString().equals(start)) {
+					read.add(new Bar(bar.getDomAttribute("data-count"),
+							Double.parseDouble(bar.getDomAttribute("height"))));
+				}
+			}
+			return true;
+		});
+		assertThat(read).as("the bars of the bucket of %s", start).hasSize(1);
+		return read.get(0);
 	}
 
 	/**
