@@ -27,15 +27,17 @@ kafka_archive() {
   echo "$KAFKA_LOCAL_LIBS/$1-$(readlink -f "$java" | cksum | cut -d' ' -f1).jsa"
 }
 
-# kafka_archive_options NAME NEW: prints NAME's class data sharing options: map its archive when there is one newer
-# than the jars, else write one to NEW when the JVM exits (for the caller to move into place).
+# kafka_archive_options NAME NEW: sets the array KAFKA_ARCHIVE_OPTIONS to NAME's class data sharing options: map its
+# archive when there is one newer than the jars, else write one to NEW when the JVM exits (for the caller to move into
+# place).
+KAFKA_ARCHIVE_OPTIONS=()
 kafka_archive_options() {
   local archive
   archive="$(kafka_archive "$1")"
   if [ -s "$archive" ] && ! [ "$KAFKA_LOCAL_LIBS/.copied" -nt "$archive" ]; then
-    echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off"
+    KAFKA_ARCHIVE_OPTIONS=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off)
   else
-    echo "-XX:ArchiveClassesAtExit=$2 -Xlog:cds=off"
+    KAFKA_ARCHIVE_OPTIONS=("-XX:ArchiveClassesAtExit=$2" -Xlog:cds=off)
   fi
 }
 
@@ -52,8 +54,9 @@ kafka_keep_archive() {
 kafka_tool() {
   local name="${1##*.}" new rc=0
   new="$KAFKA_LOCAL_LIBS/$name.$BASHPID.jsa.new"
-  # shellcheck disable=SC2046,SC2086
-  "$(xd_java)" $KAFKA_TOOLS_JAVA_OPTS $(kafka_archive_options "$name" "$new") \
+  kafka_archive_options "$name" "$new"
+  # shellcheck disable=SC2086
+  "$(xd_java)" $KAFKA_TOOLS_JAVA_OPTS "${KAFKA_ARCHIVE_OPTIONS[@]}" \
     -Dlog4j2.configurationFile="$KAFKA_LOCAL_SUPPORT/tools-log4j2.xml" -cp "$KAFKA_LOCAL_CLASSPATH" "$@" || rc=$?
   if [ "$rc" -eq 0 ]; then
     kafka_keep_archive "$name" "$new"
