@@ -84,7 +84,7 @@ public final class KafkaBench {
 	 * {@code out} and writes {@code kafka.json}; the native tools' output goes to {@code work}.
 	 */
 	void run(PrintStream out, Servers servers, String name, Path work) throws IOException, InterruptedException {
-		this.bench.ensureBroker();
+		// the broker is started, when no broker answers, by the lease (Servers#raw)
 		this.raw = !servers.quick();
 		System.err.println(this.raw ? "Starting singlenode with the Kafka transport, raw records"
 				: "The run's shared Kafka singlenode (--quick): records with headers, the bus's default");
