@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * for the PostgreSQL that suite starts ({@link #contentionDatabasePort()}); a data source is only a declaration
  * until a {@code jdbc} module connects. The {@code kafka} and {@code partitions} suites, which run with raw records
  * otherwise, use it too ({@link #raw}). The Kafka broker starts when the first suite on Kafka needs it, not beside
- * the local-bus singlenode: two JVMs starting at once on 2 vCPUs took 17 s where one after the other took 10, and the broker's
- * start-up work went on into the {@code direct} suite's measurement.
+ * the local-bus singlenode: two JVMs starting at once on 2 vCPUs took 17 s where one after the other took 10, and
+ * the broker's start-up work went on into the {@code direct} suite's measurement.
  */
 final class Servers implements AutoCloseable {
 
