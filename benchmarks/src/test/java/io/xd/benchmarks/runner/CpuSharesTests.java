@@ -1,8 +1,15 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -60,19 +67,53 @@ class CpuSharesTests {
 	@Test
 	void watchesTheTimeOfANamedThreadAfterItEnded() throws Exception {
 		String name = "spinning-thread-of-this-test";
+		CountDownLatch spun = new CountDownLatch(1);
+		CountDownLatch end = new CountDownLatch(1);
 		Thread spinner = new Thread(() -> {
-			long end = System.nanoTime() + 300_000_000L;
-			while (System.nanoTime() < end) {
+			// 300 ms of the thread's own CPU time, however busy the machine is: about 30 ticks at Linux's 100 per second
+			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+			while (threads.getCurrentThreadCpuTime() < 300_000_000L) {
 				Thread.onSpinWait();
 			}
+			spun.countDown();
+			awaitQuietly(end);
 		}, name);
 		try (CpuShares.ThreadWatch watch = new CpuShares.ThreadWatch(ProcessHandle.current().pid(), name)) {
 			spinner.start();
+			assertThat(spun.await(60, TimeUnit.SECONDS)).isTrue();
+			long alive = watch.ticks();
+			end.countDown();
 			spinner.join();
-			Thread.sleep(150);
+			for (int i = 0; i < 100 && threadNamed(name.substring(0, 15)); i++) {
+				Thread.sleep(20);
+			}
 
-			// 300 ms of spinning is about 30 ticks at Linux's usual 100 per second
-			assertThat(watch.ticks()).isGreaterThanOrEqualTo(10);
+			assertThat(threadNamed(name.substring(0, 15))).as("the spinner is gone from /proc").isFalse();
+
+			assertThat(alive).isGreaterThanOrEqualTo(20);
+			assertThat(watch.ticks()).isGreaterThanOrEqualTo(alive);
+		}
+	}
+
+	private static boolean threadNamed(String comm) throws IOException {
+		try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+			return tasks.anyMatch(task -> {
+				try {
+					return Files.readString(task.resolve("comm")).strip().equals(comm);
+				}
+				catch (IOException ex) {
+					return false;
+				}
+			});
+		}
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
