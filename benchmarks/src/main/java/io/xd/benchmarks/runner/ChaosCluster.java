@@ -34,6 +34,31 @@ final class ChaosCluster implements AutoCloseable {
 	/** The size of each broker's data directory (a tmpfs), which a full-disk fault fills. */
 	static final String BROKER_DISK_SIZE = "160m";
 
+	/** What a broker's log says when it shuts itself down: its only log directory failed, or a fatal fault. */
+	static final List<String> BROKER_GAVE_UP = List.of("because all log dirs in", "Encountered fatal fault");
+
+	/**
+	 * Whether a broker's log, from {@code mark} on, says it is shutting down on its own ({@link #BROKER_GAVE_UP}): every
+	 * log directory failed (a full disk does that to a broker with one), or a fatal fault. Such a broker is still
+	 * alive for some seconds.
+	 */
+	static boolean gaveUp(Path log, long mark) {
+		try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(log.toFile(), "r")) {
+			long length = file.length();
+			if (length <= mark) {
+				return false;
+			}
+			file.seek(mark);
+			byte[] tail = new byte[(int) Math.min(length - mark, 64L << 20)];
+			file.readFully(tail);
+			String text = new String(tail, java.nio.charset.StandardCharsets.UTF_8);
+			return BROKER_GAVE_UP.stream().anyMatch(text::contains);
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
 	private final Bench bench;
 
 	private final Path work;
@@ -332,6 +357,12 @@ final class ChaosCluster implements AutoCloseable {
 
 		abstract void doStart() throws IOException, InterruptedException;
 
+		/** Whether its process is alive. */
+		boolean alive() {
+			long pid = pid();
+			return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+		}
+
 		/** Sends {@code SIG<signal>} to the server's process (no-op when it has none). */
 		void signal(String signal) throws IOException, InterruptedException {
 			long pid = pid();
@@ -461,10 +492,23 @@ final class ChaosCluster implements AutoCloseable {
 			Files.deleteIfExists(filler());
 		}
 
-		/** Whether its process is alive. */
-		boolean alive() {
-			long pid = pid();
-			return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+		/** Where its log ends now: what {@link #gaveUpSince} reads from. */
+		long logMark() {
+			try {
+				return Files.size(log());
+			}
+			catch (IOException ex) {
+				return 0;
+			}
+		}
+
+		/** Whether its log, from {@code mark} on, says it is shutting down on its own ({@link #gaveUp}). */
+		boolean gaveUpSince(long mark) {
+			return gaveUp(log(), mark);
+		}
+
+		private Path log() {
+			return this.dir.resolve("broker.log");
 		}
 
 		@Override

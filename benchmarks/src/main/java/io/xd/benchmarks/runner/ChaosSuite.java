@@ -185,7 +185,12 @@ final class ChaosSuite {
 				restorer.join();
 			}
 			for (Node node : cluster.all()) {
-				if (node.state() == State.DOWN && node.take(State.DOWN, State.STARTING)) {
+				if (node.state() == State.UP && !node.alive() && node.take(State.UP, State.STARTING)) {
+					// a server that ended by itself after a fault it seemed to have survived
+					this.bench.progress("chaos: " + node.name + " had ended by itself; starting it again");
+					startAgain(node);
+				}
+				else if (node.state() == State.DOWN && node.take(State.DOWN, State.STARTING)) {
 					startAgain(node);
 				}
 			}
@@ -452,6 +457,7 @@ final class ChaosSuite {
 		}
 		this.bench.progress("chaos: fault " + fault + " on " + target.name + " (pid " + target.pid() + ")");
 		this.faultRuns.add(new FaultRun(fault, target.name, at, false));
+		long logMark = (target instanceof BrokerNode broker) ? broker.logMark() : 0;
 		if (fault.kind().cut()) {
 			((XdNode) target).zooKeeperProxy.cut();
 		}
@@ -472,13 +478,16 @@ final class ChaosSuite {
 			else if (fault.kind().diskFull()) {
 				BrokerNode broker = (BrokerNode) target;
 				broker.freeDisk();
-				if (broker.alive()) {
+				if (broker.alive() && !broker.gaveUpSince(logMark)) {
 					target.state(State.UP);
 					this.bench.progress("chaos: " + target.name + "'s disk freed; it ran through it");
 				}
 				else {
-					this.bench.progress("chaos: " + target.name + "'s disk freed; it had stopped: starting it again");
+					// a broker whose only log directory failed shuts down by itself, and may still be doing so
+					this.bench.progress("chaos: " + target.name + "'s disk freed; it "
+							+ (broker.alive() ? "is shutting down" : "had stopped") + ": starting it again");
 					target.state(State.STARTING);
+					target.awaitExit(Duration.ofSeconds(30));
 					startAgain(target);
 				}
 			}
