@@ -33,9 +33,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * ZooKeeper killed (SIGKILL) and started again on the same port and data directory under a running singlenode and
- * under a running cluster, with the default session timeout (6 s): restarted within it, sessions survive and streams
- * keep flowing; away for longer, the containers stop their modules when their sessions are lost and run them again
- * once ZooKeeper is back, losing nothing. Either way the admin answers and deploys again, and no module runs twice.
+ * under a running cluster: restarted within the session timeout (the singlenode's, 15 s here), sessions survive and
+ * streams keep flowing; away for longer than it (the cluster's, the default 6 s), the containers stop their modules
+ * when their sessions are lost and run them again once ZooKeeper is back, losing nothing. Either way the admin answers and deploys again, and no module runs twice.
  */
 class ZooKeeperRestartIntegrationTests {
 
@@ -56,9 +56,10 @@ class ZooKeeperRestartIntegrationTests {
 		XdProcess node = this.processes.fork("singlenode", "singlenode", List.of(
 				"--spring.config.import=", "--server.port=" + port,
 				"--xd.data.dir=" + nodeData, "--zk.client.connect=127.0.0.1:" + zkPort,
-				// a lease of the whole session timeout (6 s): a ZooKeeper slow to start again on a busy machine must not
-				// make this test about the container's lease, which stops the modules after 4 s by default
-				"--xd.container.leaseFraction=1",
+				// a session of 15 s and a lease of all of it: a ZooKeeper slow to start again on a busy machine (6 s
+				// and more with the other integration tests beside it) must not make this test about the session or the
+				// container's lease, which stops the modules after 4 s by default; the cluster test below is about them
+				"--zk.sessionTimeout=15s", "--xd.container.leaseFraction=1",
 				"--xd.modules.file.roots=" + this.data.resolve("out")));
 		node.awaitLog("Started XdApplication", Duration.ofSeconds(120));
 		AdminApi api = AdminApi.local("http://127.0.0.1:" + port, nodeData);
