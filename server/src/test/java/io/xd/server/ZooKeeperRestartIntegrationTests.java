@@ -35,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * ZooKeeper killed (SIGKILL) and started again on the same port and data directory under a running singlenode and
  * under a running cluster: restarted within the session timeout (the singlenode's, 15 s here), sessions survive and
  * streams keep flowing; away for longer than it (the cluster's, the default 6 s), the containers stop their modules
- * when their sessions are lost and run them again once ZooKeeper is back, losing nothing. Either way the admin answers and deploys again, and no module runs twice.
+ * when their sessions are lost and run them again once ZooKeeper is back, losing nothing. Either way the admin
+ * answers and deploys again, and no module runs twice.
  */
 class ZooKeeperRestartIntegrationTests {
 

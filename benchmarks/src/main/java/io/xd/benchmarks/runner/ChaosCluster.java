@@ -1,6 +1,7 @@
 package io.xd.benchmarks.runner;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ final class ChaosCluster implements AutoCloseable {
 	 * alive for some seconds.
 	 */
 	static boolean gaveUp(Path log, long mark) {
-		try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(log.toFile(), "r")) {
+		try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
 			long length = file.length();
 			if (length <= mark) {
 				return false;
@@ -51,7 +52,7 @@ final class ChaosCluster implements AutoCloseable {
 			file.seek(mark);
 			byte[] tail = new byte[(int) Math.min(length - mark, 64L << 20)];
 			file.readFully(tail);
-			String text = new String(tail, java.nio.charset.StandardCharsets.UTF_8);
+			String text = new String(tail, StandardCharsets.UTF_8);
 			return BROKER_GAVE_UP.stream().anyMatch(text::contains);
 		}
 		catch (IOException ex) {

@@ -67,6 +67,8 @@ class CpuSharesTests {
 	@Test
 	void watchesTheTimeOfANamedThreadAfterItEnded() throws Exception {
 		String name = "spinning-thread-of-this-test";
+		// what /proc lists as the thread's name: its first 15 bytes
+		String comm = name.substring(0, 15);
 		CountDownLatch spun = new CountDownLatch(1);
 		CountDownLatch end = new CountDownLatch(1);
 		Thread spinner = new Thread(() -> {
@@ -84,11 +86,11 @@ class CpuSharesTests {
 			long alive = watch.ticks();
 			end.countDown();
 			spinner.join();
-			for (int i = 0; i < 100 && threadNamed(name.substring(0, 15)); i++) {
+			for (int i = 0; i < 100 && threadNamed(comm); i++) {
 				Thread.sleep(20);
 			}
 
-			assertThat(threadNamed(name.substring(0, 15))).as("the spinner is gone from /proc").isFalse();
+			assertThat(threadNamed(comm)).as("the spinner is gone from /proc").isFalse();
 
 			assertThat(alive).isGreaterThanOrEqualTo(20);
 			assertThat(watch.ticks()).isGreaterThanOrEqualTo(alive);
