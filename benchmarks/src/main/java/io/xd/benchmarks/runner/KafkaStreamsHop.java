@@ -23,11 +23,12 @@ import org.apache.kafka.streams.kstream.ValueMapper;
  * --expression=payload.toUpperCase()} makes, as a topology with Kafka Streams' default settings, one instance after
  * the other in the same JVM.
  * <p>
- * {@code KafkaStreamsHop BOOTSTRAP GUARANTEE HOP STATE_DIR IN OUT [IN OUT ...]}: {@code GUARANTEE} is a
- * {@code processing.guarantee} ({@code at_least_once}, {@code exactly_once_v2}); {@code HOP} is {@code bridge}
- * ({@code builder.stream(in).to(out)} with byte-array serdes) or {@code transform} ({@code .mapValues(String::toUpperCase)}
- * with String serdes). Starts an instance on the first pair of topics (application id {@code peer-OUT}); each line
- * read from standard input closes the running instance and starts the next; after the last, the process exits. It
+ * {@code KafkaStreamsHop BOOTSTRAP HOP STATE_DIR GUARANTEE IN OUT [GUARANTEE IN OUT ...]}: {@code HOP} is
+ * {@code bridge} ({@code builder.stream(in).to(out)} with byte-array serdes) or {@code transform}
+ * ({@code .mapValues(String::toUpperCase)} with String serdes); each {@code GUARANTEE} is its instance's
+ * {@code processing.guarantee} ({@code at_least_once}, {@code exactly_once_v2}). Starts an instance on the first
+ * triple (application id {@code peer-OUT}); each line read from standard input closes the running instance and
+ * starts the next; after the last, the process exits. It
  * exits with status 1 when an instance fails, so that the runner, watching the output topic, sees it die.
  */
 public final class KafkaStreamsHop {
@@ -36,21 +37,22 @@ public final class KafkaStreamsHop {
 	}
 
 	public static void main(String[] args) throws IOException {
-		if (args.length < 6 || (args.length - 4) % 2 != 0) {
-			System.err.println("Usage: KafkaStreamsHop BOOTSTRAP GUARANTEE bridge|transform STATE_DIR IN OUT [IN OUT ...]");
+		if (args.length < 6 || args.length % 3 != 0) {
+			System.err.println("Usage: KafkaStreamsHop BOOTSTRAP bridge|transform STATE_DIR GUARANTEE IN OUT "
+					+ "[GUARANTEE IN OUT ...]");
 			System.exit(2);
 		}
 		BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		for (int i = 4; i < args.length; i += 2) {
-			KafkaStreams streams = new KafkaStreams(topology(args[2], args[i], args[i + 1]),
-					config(args[0], args[1], Path.of(args[3]), "peer-" + args[i + 1]));
+		for (int i = 3; i < args.length; i += 3) {
+			KafkaStreams streams = new KafkaStreams(topology(args[1], args[i + 1], args[i + 2]),
+					config(args[0], args[i], Path.of(args[2]), "peer-" + args[i + 2]));
 			streams.setUncaughtExceptionHandler(ex -> {
 				ex.printStackTrace();
 				Runtime.getRuntime().halt(1);
 				return null;
 			});
 			streams.start();
-			System.err.println("started " + args[i] + " -> " + args[i + 1]);
+			System.err.println("started " + args[i + 1] + " -> " + args[i + 2] + " (" + args[i] + ")");
 			String line = commands.readLine();
 			streams.close(Duration.ofSeconds(30));
 			if (line == null) {

@@ -127,23 +127,25 @@ final class PeerSuite {
 				for (int partitions : partitionCounts) {
 					for (int size : SIZES) {
 						for (String hop : HOPS) {
-							// which mode goes first alternates by round: whatever the one before leaves the broker
-							// doing (its topics' deletion, the fill's write-back) falls on each mode alike
-							for (String mode : (round % 2 == 1) ? List.of(PeerTable.AT_LEAST_ONCE,
-									PeerTable.EXACTLY_ONCE) : List.of(PeerTable.EXACTLY_ONCE,
-											PeerTable.AT_LEAST_ONCE)) {
-								List<String> sides = (turn++ % 2 == 0) ? List.of(PeerTable.XD, PeerTable.STREAMS)
-										: List.of(PeerTable.STREAMS, PeerTable.XD);
-								for (String side : sides) {
-									Hop run = new Hop(side, hop, mode, size, partitions, records.get(size),
+							// which side goes first alternates case by case and round by round; on each side, which
+							// mode's JVM goes first alternates by round and side: whatever the one before leaves the
+							// broker doing (its topics' deletion) falls on each side and mode alike
+							List<String> sides = ((turn++ + round) % 2 == 0) ? List.of(PeerTable.XD, PeerTable.STREAMS)
+									: List.of(PeerTable.STREAMS, PeerTable.XD);
+							for (int s = 0; s < sides.size(); s++) {
+								for (String mode : ((round + s) % 2 == 1) ? List.of(PeerTable.AT_LEAST_ONCE,
+										PeerTable.EXACTLY_ONCE) : List.of(PeerTable.EXACTLY_ONCE,
+												PeerTable.AT_LEAST_ONCE)) {
+									Hop run = new Hop(sides.get(s), hop, mode, size, partitions, records.get(size),
 											"round " + round + "/" + this.rounds);
 									if (!only.matcher(run.key()).find()) {
 										continue;
 									}
 									List<Figure> rates = hop(offsets, run);
-									for (int i = 0; i < STREAMS.size(); i++) {
-										table.add(new PeerTable.Case(hop, size, partitions, STREAMS.get(i)), side, mode,
-												rates.get(i));
+									List<Stage> stages = run.stages();
+									for (int i = 0; i < stages.size(); i++) {
+										table.add(new PeerTable.Case(hop, size, partitions, stages.get(i).stream()),
+												run.side(), stages.get(i).mode(), rates.get(i));
 									}
 								}
 							}
@@ -168,32 +170,57 @@ final class PeerSuite {
 		}
 	}
 
-	/** The rates of a hop's first and later stream, on its side. */
+	/** The rates of a hop's {@link Hop#stages} on its side, in their order. */
 	private List<Figure> hop(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
 		return run.side().equals(PeerTable.XD) ? xd(offsets, run) : streams(offsets, run);
 	}
 
 	/**
-	 * One side's measurement of one case: a fresh JVM, its first stream and a later one.
+	 * One stream of a JVM: the first one or a later one, in a delivery mode.
+	 *
+	 * @param stream {@code first} or {@code later}, the table's {@link PeerTable.Case#stream}
+	 * @param mode {@link PeerTable#AT_LEAST_ONCE} or {@link PeerTable#EXACTLY_ONCE}
+	 */
+	record Stage(String stream, String mode) {
+
+		boolean exactlyOnce() {
+			return this.mode.equals(PeerTable.EXACTLY_ONCE);
+		}
+	}
+
+	/**
+	 * One side's measurement of one case: a fresh JVM and its {@link #stages}.
 	 *
 	 * @param side {@link PeerTable#XD} or {@link PeerTable#STREAMS}
 	 * @param hop {@code bridge} or {@code transform}
-	 * @param mode {@link PeerTable#AT_LEAST_ONCE} or {@link PeerTable#EXACTLY_ONCE}
+	 * @param mode {@link PeerTable#AT_LEAST_ONCE} or {@link PeerTable#EXACTLY_ONCE}: the first stream's
 	 * @param size bytes per record
 	 * @param partitions of the input and output topics
 	 * @param records the records filled in and expected out
 	 * @param round for the progress lines
 	 */
-	private record Hop(String side, String hop, String mode, int size, int partitions, long records, String round) {
+	record Hop(String side, String hop, String mode, int size, int partitions, long records, String round) {
+
+		/**
+		 * The JVM's streams, one after the other: the first in the JVM's mode, then a later one in that mode and one
+		 * in the other. The case's other JVM, right after, runs its later streams the other way round, so that each
+		 * round measures a side's later streams in the order A B B A: what drifts on a shared machine over a minute
+		 * falls on both modes alike.
+		 */
+		List<Stage> stages() {
+			String other = this.mode.equals(PeerTable.EXACTLY_ONCE) ? PeerTable.AT_LEAST_ONCE : PeerTable.EXACTLY_ONCE;
+			return List.of(new Stage(STREAMS.get(0), this.mode), new Stage(STREAMS.get(1), this.mode),
+					new Stage(STREAMS.get(1), other));
+		}
 
 		/** What {@value #ONLY} is matched against, such as {@code XD bridge 100 B at-least-once 1p}. */
 		String key() {
 			return this.side + " " + this.hop + " " + this.size + " B " + this.mode + " " + this.partitions + "p";
 		}
 
-		String describe(String stream) {
-			return this.hop + ", " + this.size + " B, " + this.partitions + " partition(s), " + this.mode + ", "
-					+ this.side + " " + stream + " stream";
+		String describe(Stage stage) {
+			return this.hop + ", " + this.size + " B, " + this.partitions + " partition(s), " + stage.mode() + ", "
+					+ this.side + " " + stage.stream() + " stream";
 		}
 	}
 
@@ -205,20 +232,28 @@ final class PeerSuite {
 		String find() throws IOException, InterruptedException;
 	}
 
-	/** A fresh singlenode over Kafka; its first stream, then a second one, each on topics of its own. */
+	/**
+	 * A fresh singlenode over Kafka and its {@link Hop#stages}, each a stream on topics of its own, all filled before
+	 * the singlenode starts (so that its streams run one right after the other), all deleted after it stops.
+	 */
 	private List<Figure> xd(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
+		List<Stage> stages = run.stages();
+		List<String> queues = new ArrayList<>();
+		for (int i = 0; i < stages.size(); i++) {
+			String queue = "peer" + (++this.topics) + this.bench.runId();
+			queues.add(queue);
+			// the bus's topics for queue:<name> (':' escaped as _3A, see KafkaTopicProvisioner)
+			prepare(offsets, run, "queue_3A" + queue + "in", "queue_3A" + queue + "out");
+		}
+		writeBack();
 		List<Figure> rates = new ArrayList<>();
-		try (Singlenode singlenode = Singlenode.start(this.bench, this.work, "peer-xd-" + (this.topics + 1),
+		try (Singlenode singlenode = Singlenode.start(this.bench, this.work, "peer-xd-" + this.topics,
 				Bench.serverJavaOptions(), Suites.KAFKA)) {
-			for (String stream : STREAMS) {
-				String queue = "peer" + (++this.topics) + this.bench.runId();
-				// the bus's topics for queue:<name> (':' escaped as _3A, see KafkaTopicProvisioner)
-				String in = "queue_3A" + queue + "in";
-				String out = "queue_3A" + queue + "out";
-				prepare(offsets, run, in, out);
+			for (int i = 0; i < stages.size(); i++) {
+				String queue = queues.get(i);
 				singlenode.createStream(queue, "queue:" + queue + "in > " + (run.hop().equals("bridge") ? "bridge"
 						: "transform --expression=payload.toUpperCase()") + " > queue:" + queue + "out");
-				String properties = String.join(",", Stream.of(run.mode().equals(PeerTable.EXACTLY_ONCE)
+				String properties = String.join(",", Stream.of(stages.get(i).exactlyOnce()
 						? "module." + run.hop() + ".consumer.transactional=true" : "", System.getenv()
 							.getOrDefault(XD_PROPERTIES, "").replace("<hop>", run.hop()))
 					.filter(s -> !s.isBlank())
@@ -227,47 +262,59 @@ final class PeerSuite {
 				// a stream that failed to deploy (a bad XD_PEER_XD_PROPERTIES) ends the case at once, not after 600 s
 				Trouble trouble = () -> "failed".equals(singlenode.streamStatus(queue)) ? "stream " + queue
 						+ " failed" : null;
-				rates.add(measure(offsets, run, stream, out, singlenode::isAlive, trouble, singlenode.log()));
+				rates.add(measure(offsets, run, stages.get(i), "queue_3A" + queue + "out", singlenode::isAlive,
+						trouble, singlenode.log()));
 				singlenode.destroyStream(queue);
-				// its queues, and the tap and dead-letter topics the bus made for it, which would outlive it
+				// its output, which the kernel would otherwise write back during the next stream
+				writeBack();
+			}
+		}
+		finally {
+			// its queues, and the tap and dead-letter topics the bus made for them, which would outlive them
+			for (String queue : queues) {
 				offsets.deleteTopicsNaming(queue);
 			}
 		}
 		return rates;
 	}
 
-	/** A forked JVM running {@link KafkaStreamsHop}: its first instance, then a second one, each on topics of its own. */
+	/**
+	 * A forked JVM running {@link KafkaStreamsHop} and its {@link Hop#stages}, each an instance on topics of its own,
+	 * all filled before the JVM starts, all deleted after it ends.
+	 */
 	private List<Figure> streams(KafkaOffsets offsets, Hop run) throws IOException, InterruptedException {
-		List<String> topicNames = new ArrayList<>();
-		for (int i = 0; i < STREAMS.size(); i++) {
-			String stem = "peer" + (++this.topics) + this.bench.runId();
-			topicNames.add(stem + "in");
-			topicNames.add(stem + "out");
-		}
+		List<Stage> stages = run.stages();
 		List<String> command = new ArrayList<>();
 		command.add(Bench.javaCommand());
 		command.addAll(Bench.serverJavaOptions());
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), KafkaStreamsHop.class.getName(),
-				Bench.BROKER, run.mode().equals(PeerTable.EXACTLY_ONCE) ? "exactly_once_v2" : "at_least_once",
-				run.hop(), this.work.resolve("kafka-streams-state").toString()));
-		command.addAll(topicNames);
+				Bench.BROKER, run.hop(), this.work.resolve("kafka-streams-state").toString()));
+		List<String> topicNames = new ArrayList<>();
+		for (Stage stage : stages) {
+			String stem = "peer" + (++this.topics) + this.bench.runId();
+			topicNames.add(stem + "in");
+			topicNames.add(stem + "out");
+			command.addAll(List.of(stage.exactlyOnce() ? "exactly_once_v2" : "at_least_once", stem + "in",
+					stem + "out"));
+			prepare(offsets, run, stem + "in", stem + "out");
+		}
+		writeBack();
 		Path log = this.work.resolve("peer-streams-" + this.topics + ".log");
-		prepare(offsets, run, topicNames.get(0), topicNames.get(1));
 		Process process = new ProcessBuilder(command).directory(this.bench.home().toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
 		List<Figure> rates = new ArrayList<>();
 		try (Writer next = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
-			for (int i = 0; i < STREAMS.size(); i++) {
-				String in = topicNames.get(2 * i);
-				String out = topicNames.get(2 * i + 1);
+			for (int i = 0; i < stages.size(); i++) {
 				if (i > 0) {
-					prepare(offsets, run, in, out);
+					// the last instance's output written back (see xd), then the next instance
+					writeBack();
 					next.write("next\n");
 					next.flush();
 				}
-				rates.add(measure(offsets, run, STREAMS.get(i), out, process::isAlive, () -> null, log));
+				rates.add(measure(offsets, run, stages.get(i), topicNames.get(2 * i + 1), process::isAlive,
+						() -> null, log));
 			}
 		}
 		finally {
@@ -275,9 +322,9 @@ final class PeerSuite {
 			if (!process.waitFor(60, TimeUnit.SECONDS)) {
 				process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			}
+			// only now: an instance whose source topic vanishes fails (MissingSourceTopicException)
+			offsets.deleteTopics(topicNames);
 		}
-		// only now: an instance whose source topic vanishes fails (MissingSourceTopicException)
-		offsets.deleteTopics(topicNames);
 		return rates;
 	}
 
@@ -298,19 +345,19 @@ final class PeerSuite {
 		return chosen;
 	}
 
-	/** Creates the input and output topics and fills the input with the case's records. */
+	/** Creates the input and output topics and fills the input with the case's records ({@link #writeBack} after). */
 	private void prepare(KafkaOffsets offsets, Hop run, String in, String out) throws IOException,
 			InterruptedException {
 		offsets.createTopic(in, run.partitions());
 		offsets.createTopic(out, run.partitions());
 		fill(offsets, in, run.size(), run.records());
-		writeBack();
 	}
 
 	/**
-	 * Has the kernel write the fill's records to disk now ({@code sync}), before the hop starts: left to itself it
+	 * Has the kernel write the fills' records to disk now ({@code sync}), before the JVM starts: left to itself it
 	 * writes them back about 30 s later (Linux's {@code dirty_expire_centisecs}), during this case's measurement or
-	 * a later one, whichever side and mode that is. Skipped where there is no {@code sync}.
+	 * a later one, whichever side and mode that is; and, between two streams of a JVM, the last one's output. Skipped
+	 * where there is no {@code sync}.
 	 */
 	private static void writeBack() throws InterruptedException {
 		try {
@@ -367,7 +414,7 @@ final class PeerSuite {
 	 * record out to the last.
 	 * @throws IOException with the end of the log when the process dies or the hop does not end within 600 s
 	 */
-	private Figure measure(KafkaOffsets offsets, Hop run, String stream, String out, BooleanSupplier alive,
+	private Figure measure(KafkaOffsets offsets, Hop run, Stage stream, String out, BooleanSupplier alive,
 			Trouble trouble, Path log) throws IOException, InterruptedException {
 		this.bench.progress("peer, " + run.round() + ": " + run.describe(stream) + ", " + run.records() + " records");
 		List<Sample> samples = new ArrayList<>();
@@ -426,16 +473,20 @@ final class PeerSuite {
 					+ "transaction marker per partition per transaction (under 0.2% of them here).")
 			.note("first: the first stream of a fresh singlenode JVM, the first KafkaStreams instance of a fresh JVM "
 					+ "(forked, with the same JVM options as the singlenode: " + String.join(" ",
-							Bench.serverJavaOptions()) + "); later: a second stream or instance in that JVM, right "
-					+ "after the first (its warm-up), on topics of its own. XD and Kafka Streams alternate case by "
-					+ "case, which goes first alternating too, and so do the two modes round by round; " + rounds
-					+ " round(s), partitions " + partitionCounts + "; each figure is the median of its rounds.")
+							Bench.serverJavaOptions()) + "); later: a stream or instance after it in that JVM, on "
+					+ "topics of its own. Each round runs, per case and side, two JVMs one right after the other: "
+					+ "one's first stream in one mode, then a later one in that mode and one in the other; the next "
+					+ "JVM the same the other way round, so each mode has one first stream and two later ones per "
+					+ "round, the later ones in the order A B B A. Which side goes first alternates case by case and "
+					+ "round by round, and which mode's JVM round by round and side by side; " + rounds + " round(s), partitions "
+					+ partitionCounts + "; each figure is the median of its measurements.")
 			.note((this.warmedUp ? "Before the first round the first case ran once per side and mode with "
 					+ QUICK_RECORDS.get(100) + " records, not measured, so that no round pays for the broker's "
 					+ "warm-up (a run under --quick or narrowed by " + ONLY + " has none). " : "No warm-up run (--quick or "
 							+ ONLY + "): the first cases measured a broker that may be cold. ")
-					+ "After each fill the runner runs sync, so that the kernel's write-back of the input falls into "
-					+ "no measurement; every topic of a destroyed stream is deleted with it.");
+					+ "A JVM's input topics are all filled before it starts, then the runner runs sync, and again "
+					+ "after each stream, so that the kernel's write-back of the input and of the last output falls "
+					+ "into no measurement; a JVM's topics are deleted once it has stopped.");
 		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
 		table.rows().forEach(json::row);
 		// one category per size, partitions and stream, one series per hop and mode: a case not measured (a run
@@ -462,14 +513,14 @@ final class PeerSuite {
 	}
 
 	/**
-	 * Exactly-once / at-least-once round by round, pooled over cases per side (all sizes, then 100 B): a note, an
+	 * Exactly-once / at-least-once measurement by measurement ({@link PeerTable#modeCost}), pooled over cases per side (all sizes, then 100 B): a note, an
 	 * object {@code modeCost} with the figures, and a chart of each case's median ratio.
 	 */
 	private void modeCost(SuiteJson json, PeerTable table) {
 		ObjectNode figures = json.object("modeCost");
-		StringBuilder note = new StringBuilder("Exactly-once / at-least-once, round by round (a case's two modes are "
-				+ "measured minutes apart in each round), pooled over cases; the median ratio with a distribution-free "
-				+ "95% interval:");
+		StringBuilder note = new StringBuilder("Exactly-once / at-least-once, measurement by measurement (in each "
+				+ "round a case's first streams of the two modes in JVMs one right after the other, its later ones "
+				+ "side by side, A B B A), pooled over cases; the median ratio with a distribution-free 95% interval:");
 		for (String side : List.of(PeerTable.XD, PeerTable.STREAMS)) {
 			for (Integer size : Arrays.asList(null, 100)) {
 				PeerTable.ModeCost cost = table.modeCost(side, key -> size == null || key.size() == size);
@@ -494,7 +545,7 @@ final class PeerSuite {
 			xd.add(SuiteJson.rounded(table.modeCost(PeerTable.XD, key::equals).median(), 3));
 			streams.add(SuiteJson.rounded(table.modeCost(PeerTable.STREAMS, key::equals).median(), 3));
 		}
-		json.chart("Exactly-once / at-least-once per case (median of the rounds' ratios; below 1 = at-least-once "
+		json.chart("Exactly-once / at-least-once per case (median of the paired measurements' ratios; below 1 = at-least-once "
 				+ "faster)", "bar", "hop, size, partitions, stream", "exactly-once / at-least-once", false)
 			.series(PeerTable.XD, categories, xd)
 			.series(PeerTable.STREAMS, categories, streams);

@@ -41,11 +41,11 @@ final class PeerTable {
 	}
 
 	/**
-	 * What exactly-once costs beside at-least-once on one side, round by round: each round measures both modes of a
-	 * case within minutes of each other, so their ratio leaves out much of what moves from one round to the next
-	 * (the machine is shared), and pooling the ratios of many cases says more than any one case's medians can.
+	 * What exactly-once costs beside at-least-once on one side, measurement by measurement: each round measures both
+	 * modes of a case side by side (PeerSuite), so their ratio leaves out much of what moves from one minute to the
+	 * next (the machine is shared), and pooling the ratios of many cases says more than any one case's medians can.
 	 *
-	 * @param pairs the (case, round) pairs with a rate in both modes
+	 * @param pairs the pairs of measurements (the n-th of each mode in a case) with a rate in both modes
 	 * @param median the median of their ratios exactly-once / at-least-once: below 1, at-least-once is faster
 	 * @param low the lower end of a 95% interval for that median, n/a under 6 pairs
 	 * @param high the upper end of that interval
@@ -65,8 +65,9 @@ final class PeerTable {
 	private final Map<Case, Map<String, List<Double>>> rounds = new LinkedHashMap<>();
 
 	/**
-	 * Records one round's rate of {@code side} ({@link #XD} or {@link #STREAMS}) in {@code mode}; an n/a figure
-	 * is kept as a round without a rate, which the median leaves out.
+	 * Records one measurement's rate of {@code side} ({@link #XD} or {@link #STREAMS}) in {@code mode}, in the order
+	 * measured (one per round, or more); an n/a figure is kept as a measurement without a rate, which the median
+	 * leaves out.
 	 */
 	void add(Case key, String side, String mode, Figure rate) {
 		this.rounds.computeIfAbsent(key, k -> new LinkedHashMap<>())
@@ -110,8 +111,8 @@ final class PeerTable {
 	}
 
 	/**
-	 * Exactly-once / at-least-once on {@code side} over the cases {@code which} accepts, pairing each case's rounds
-	 * in the order they were measured. The interval is distribution-free: the order statistics of the ratios that
+	 * Exactly-once / at-least-once on {@code side} over the cases {@code which} accepts, pairing each case's
+	 * measurements in the order they were measured: the n-th of one mode with the n-th of the other. The interval is distribution-free: the order statistics of the ratios that
 	 * the binomial distribution puts around their median, so it holds whatever the spread of the rounds.
 	 */
 	ModeCost modeCost(String side, Predicate<Case> which) {
