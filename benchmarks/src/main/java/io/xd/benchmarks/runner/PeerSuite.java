@@ -35,8 +35,9 @@ import tools.jackson.databind.node.ObjectNode;
  * --expression=payload.toUpperCase()}) beside the same hop as a Kafka Streams topology ({@link KafkaStreamsHop}),
  * each with its default settings, at-least-once and exactly-once, on topics filled beforehand. The rate is the
  * output topic's, from its first record to its last, read as a {@code read_committed} consumer would see it; start-up
- * is left out. XD and Kafka Streams alternate, each case in a fresh JVM per side: its first stream (or Kafka Streams
- * instance) is measured cold, then a second one in the same JVM.
+ * is left out. XD and Kafka Streams alternate; each round runs each case in two fresh JVMs per side, one right
+ * after the other: a first stream (or Kafka Streams instance) measured cold in one mode, then a later one in each mode
+ * ({@link Hop#stages}).
  */
 final class PeerSuite {
 
