@@ -243,8 +243,7 @@ final class PeerSuite {
 		for (int i = 0; i < stages.size(); i++) {
 			String queue = "peer" + (++this.topics) + this.bench.runId();
 			queues.add(queue);
-			// the bus's topics for queue:<name> (':' escaped as _3A, see KafkaTopicProvisioner)
-			prepare(offsets, run, "queue_3A" + queue + "in", "queue_3A" + queue + "out");
+			prepare(offsets, run, queueTopic(queue + "in"), queueTopic(queue + "out"));
 		}
 		writeBack();
 		List<Figure> rates = new ArrayList<>();
@@ -252,6 +251,10 @@ final class PeerSuite {
 				Bench.serverJavaOptions(), Suites.KAFKA)) {
 			for (int i = 0; i < stages.size(); i++) {
 				String queue = queues.get(i);
+				if (i > 0) {
+					// the last stream's output, which the kernel would otherwise write back during this one
+					writeBack();
+				}
 				singlenode.createStream(queue, "queue:" + queue + "in > " + (run.hop().equals("bridge") ? "bridge"
 						: "transform --expression=payload.toUpperCase()") + " > queue:" + queue + "out");
 				String properties = String.join(",", Stream.of(stages.get(i).exactlyOnce()
@@ -263,11 +266,9 @@ final class PeerSuite {
 				// a stream that failed to deploy (a bad XD_PEER_XD_PROPERTIES) ends the case at once, not after 600 s
 				Trouble trouble = () -> "failed".equals(singlenode.streamStatus(queue)) ? "stream " + queue
 						+ " failed" : null;
-				rates.add(measure(offsets, run, stages.get(i), "queue_3A" + queue + "out", singlenode::isAlive,
+				rates.add(measure(offsets, run, stages.get(i), queueTopic(queue + "out"), singlenode::isAlive,
 						trouble, singlenode.log()));
 				singlenode.destroyStream(queue);
-				// its output, which the kernel would otherwise write back during the next stream
-				writeBack();
 			}
 		}
 		finally {
@@ -277,6 +278,11 @@ final class PeerSuite {
 			}
 		}
 		return rates;
+	}
+
+	/** The bus's topic for {@code queue:<name>} (':' escaped as _3A, see KafkaTopicProvisioner). */
+	private static String queueTopic(String name) {
+		return "queue_3A" + name;
 	}
 
 	/**
@@ -309,7 +315,7 @@ final class PeerSuite {
 		try (Writer next = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
 			for (int i = 0; i < stages.size(); i++) {
 				if (i > 0) {
-					// the last instance's output written back (see xd), then the next instance
+					// the last instance's output written back, then the next instance
 					writeBack();
 					next.write("next\n");
 					next.flush();
@@ -479,14 +485,14 @@ final class PeerSuite {
 					+ "one's first stream in one mode, then a later one in that mode and one in the other; the next "
 					+ "JVM the same the other way round, so each mode has one first stream and two later ones per "
 					+ "round, the later ones in the order A B B A. Which side goes first alternates case by case and "
-					+ "round by round, and which mode's JVM round by round and side by side; " + rounds + " round(s), partitions "
-					+ partitionCounts + "; each figure is the median of its measurements.")
+					+ "round by round, and which mode's JVM round by round and side by side; " + rounds
+					+ " round(s), partitions " + partitionCounts + "; each figure is the median of its measurements.")
 			.note((this.warmedUp ? "Before the first round the first case ran once per side and mode with "
 					+ QUICK_RECORDS.get(100) + " records, not measured, so that no round pays for the broker's "
 					+ "warm-up (a run under --quick or narrowed by " + ONLY + " has none). " : "No warm-up run (--quick or "
 							+ ONLY + "): the first cases measured a broker that may be cold. ")
 					+ "A JVM's input topics are all filled before it starts, then the runner runs sync, and again "
-					+ "after each stream, so that the kernel's write-back of the input and of the last output falls "
+					+ "between two streams, so that the kernel's write-back of the input and of the last output falls "
 					+ "into no measurement; a JVM's topics are deleted once it has stopped.");
 		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
 		table.rows().forEach(json::row);
@@ -514,8 +520,9 @@ final class PeerSuite {
 	}
 
 	/**
-	 * Exactly-once / at-least-once measurement by measurement ({@link PeerTable#modeCost}), pooled over cases per side (all sizes, then 100 B): a note, an
-	 * object {@code modeCost} with the figures, and a chart of each case's median ratio.
+	 * Exactly-once / at-least-once measurement by measurement ({@link PeerTable#modeCost}), pooled over cases per
+	 * side (all sizes, then 100 B): a note, an object {@code modeCost} with the figures, and a chart of each case's
+	 * median ratio.
 	 */
 	private void modeCost(SuiteJson json, PeerTable table) {
 		ObjectNode figures = json.object("modeCost");
@@ -546,8 +553,8 @@ final class PeerSuite {
 			xd.add(SuiteJson.rounded(table.modeCost(PeerTable.XD, key::equals).median(), 3));
 			streams.add(SuiteJson.rounded(table.modeCost(PeerTable.STREAMS, key::equals).median(), 3));
 		}
-		json.chart("Exactly-once / at-least-once per case (median of the paired measurements' ratios; below 1 = at-least-once "
-				+ "faster)", "bar", "hop, size, partitions, stream", "exactly-once / at-least-once", false)
+		json.chart("Exactly-once / at-least-once per case (median of the paired measurements' ratios; below 1 = "
+				+ "at-least-once faster)", "bar", "hop, size, partitions, stream", "exactly-once / at-least-once", false)
 			.series(PeerTable.XD, categories, xd)
 			.series(PeerTable.STREAMS, categories, streams);
 	}
