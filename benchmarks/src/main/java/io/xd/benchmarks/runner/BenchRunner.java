@@ -48,11 +48,11 @@ public final class BenchRunner {
 			Suites run only when named (even --quick, they would take the default run past its 5 minutes):
 			  peer        one Kafka hop through XD (bridge; transform --expression=payload.toUpperCase()) beside the same
 			              hop as a Kafka Streams topology, at-least-once and exactly-once, 100 B and 1 000 B, the first
-			              stream of a fresh JVM and two later ones (one per mode, side by side), the two alternating: 1
-			              and 3 partitions, 2 000 000 records of 100 B and 600 000 of 1 000 B, 3 rounds after a warm-up
-			              run of the first case per side and mode (not measured), each figure the median of its
-			              measurements (about 70 minutes on 2 vCPUs); --quick: 1 partition, 200 000 and 60 000
-			              records, one round, no warm-up (about 4 minutes)
+			              stream of a fresh JVM, a settling one in the other mode, then four later ones (two per mode,
+			              side by side), the two alternating: 1 and 3 partitions, 2 000 000 records of 100 B and 600 000
+			              of 1 000 B, 2 rounds after a warm-up run of the first case per side and mode (not measured),
+			              each figure the median of its measurements (about 75 minutes on 2 vCPUs); --quick: 1
+			              partition, 200 000 and 60 000 records, one round, no warm-up (about 6 minutes)
 			  chaos       faults together for --duration (default 10m; --quick 2m): a cluster of its own (ZooKeeper, one
 			              or three Kafka brokers, two admins, three containers, each a process), one stream per delivery
 			              mode (at-least-once, noLoss, exactly-once) carrying sequence numbers, and a fault every 4-9 s drawn
@@ -65,7 +65,7 @@ public final class BenchRunner {
 			--duration D  how long the chaos suite injects faults: 90s, 10m, 1h
 			--brokers N   the chaos suite's Kafka brokers: 1 (default) or 3 (topics of 3 replicas, min.insync.replicas 2;
 			              broker faults hit one broker at a time)
-			--rounds N    the peer suite's rounds (default 3, 1 with --quick); each figure is the median of its rounds
+			--rounds N    the peer suite's rounds (default 2, 1 with --quick); each figure is the median of its rounds
 
 			--quick runs every default suite briefly: 4 min 13 s and 4 min 14 s on 2 vCPUs on 2026-11-28 (12 min 12 s before it was cut);
 			without it every suite runs full length, for the figures to quote.

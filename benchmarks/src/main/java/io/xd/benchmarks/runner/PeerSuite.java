@@ -36,14 +36,23 @@ import tools.jackson.databind.node.ObjectNode;
  * each with its default settings, at-least-once and exactly-once, on topics filled beforehand. The rate is the
  * output topic's, from its first record to its last, read as a {@code read_committed} consumer would see it; start-up
  * is left out. XD and Kafka Streams alternate; each round runs each case in two fresh JVMs per side, one right
- * after the other: a first stream (or Kafka Streams instance) measured cold in one mode, then a later one in each mode
- * ({@link Hop#stages}).
+ * after the other: a first stream (or Kafka Streams instance) measured cold in one mode, a settling one in the other,
+ * then two later ones in each mode ({@link Hop#stages}).
  */
 final class PeerSuite {
 
 	static final List<String> HOPS = List.of("bridge", "transform");
 
 	static final List<String> STREAMS = List.of("first", "later");
+
+	/**
+	 * The stage of a JVM that runs its first stream in the mode other than the JVM's: measured and kept in the JSON,
+	 * not in the table. In a JVM's second and third streams the Kafka clients' hot methods are still being compiled
+	 * again (deoptimized at a new consumer, producer and topic) and the other mode's own paths for the first time:
+	 * such a stream ramped from 200-300 k to 500-700 k msg/s at 100 B over its 3-5 s, and one JVM's streams went on
+	 * speeding up until the fourth; a later stream measured there measured the JIT more than the mode.
+	 */
+	static final String SETTLING = "settling";
 
 	/**
 	 * Records per size, the issue's setting: 3-10 s per hop on 2 vCPUs. Half of it left the later streams 1.5-2 s,
@@ -64,14 +73,21 @@ final class PeerSuite {
 	/** For tuning experiments: deployment properties added to XD's stream, {@code <hop>} standing for its label. */
 	static final String XD_PROPERTIES = "XD_PEER_XD_PROPERTIES";
 
+	/**
+	 * For tuning experiments: a directory where each measured stream's samples (nanoseconds, records out) go as a CSV
+	 * file of their own, to see how a stream's rate moves while it runs.
+	 */
+	static final String SAMPLES = "XD_PEER_SAMPLES";
+
 	/** For tuning experiments: records per size, such as {@code 100=2000000,1000=600000}. */
 	static final String RECORDS_OVERRIDE = "XD_PEER_RECORDS";
 
 	/**
-	 * Rounds of the full suite, each figure the median of its rounds: one case's figure moved by 10-20% from one run
-	 * to the next here (a fresh JVM per side and case, a shared machine), as much as the two modes differ.
+	 * Rounds of the full suite, each figure the median of its rounds' measurements (per mode, one first stream and
+	 * four later ones a round): one case's figure moved by 10-20% from one run to the next here (a fresh JVM per side
+	 * and case, a shared machine), as much as the two modes differ. Two rounds take about 75 minutes here.
 	 */
-	static final int ROUNDS = 3;
+	static final int ROUNDS = 2;
 
 	private static final List<Integer> SIZES = List.of(100, 1000);
 
@@ -118,6 +134,7 @@ final class PeerSuite {
 		Map<Integer, Long> records = recordsOverride(this.quick ? QUICK_RECORDS : RECORDS);
 		Pattern only = Pattern.compile(System.getenv().getOrDefault(ONLY, ".*"));
 		PeerTable table = new PeerTable();
+		Map<String, List<Figure>> settling = new LinkedHashMap<>();
 		int turn = 0;
 		try (KafkaOffsets offsets = new KafkaOffsets(Bench.BROKER)) {
 			if (!this.quick && !System.getenv().containsKey(ONLY)) {
@@ -145,8 +162,16 @@ final class PeerSuite {
 									List<Figure> rates = hop(offsets, run);
 									List<Stage> stages = run.stages();
 									for (int i = 0; i < stages.size(); i++) {
-										table.add(new PeerTable.Case(hop, size, partitions, stages.get(i).stream()),
-												run.side(), stages.get(i).mode(), rates.get(i));
+										PeerTable.Case key = new PeerTable.Case(hop, size, partitions,
+												stages.get(i).stream());
+										if (stages.get(i).stream().equals(SETTLING)) {
+											settling.computeIfAbsent(run.side() + " " + stages.get(i).mode() + " "
+													+ hop + " " + size + " B " + partitions + "p", k -> new ArrayList<>())
+												.add(rates.get(i));
+										}
+										else {
+											table.add(key, run.side(), stages.get(i).mode(), rates.get(i));
+										}
 									}
 								}
 							}
@@ -155,7 +180,7 @@ final class PeerSuite {
 				}
 			}
 		}
-		write(table, this.rounds, partitionCounts, records);
+		write(table, settling, this.rounds, partitionCounts, records);
 	}
 
 	/**
@@ -203,15 +228,18 @@ final class PeerSuite {
 	record Hop(String side, String hop, String mode, int size, int partitions, long records, String round) {
 
 		/**
-		 * The JVM's streams, one after the other: the first in the JVM's mode, then a later one in that mode and one
-		 * in the other. The case's other JVM, right after, runs its later streams the other way round, so that each
-		 * round measures a side's later streams in the order A B B A: what drifts on a shared machine over a minute
-		 * falls on both modes alike.
+		 * The JVM's streams, one after the other: the first in the JVM's mode (A), then one in the other mode (B,
+		 * {@link #SETTLING}: its first in this JVM), then four later ones, A B B A: each mode's later streams come
+		 * from a JVM that has run both modes, two per mode, side by side, so that what drifts on a shared machine
+		 * over a minute, and what is left of the warm-up, falls on both modes alike. The case's other JVM, right
+		 * after, runs the same the other way round.
 		 */
 		List<Stage> stages() {
 			String other = this.mode.equals(PeerTable.EXACTLY_ONCE) ? PeerTable.AT_LEAST_ONCE : PeerTable.EXACTLY_ONCE;
-			return List.of(new Stage(STREAMS.get(0), this.mode), new Stage(STREAMS.get(1), this.mode),
-					new Stage(STREAMS.get(1), other));
+			String later = STREAMS.get(1);
+			return List.of(new Stage(STREAMS.get(0), this.mode), new Stage(SETTLING, other),
+					new Stage(later, this.mode), new Stage(later, other), new Stage(later, other),
+					new Stage(later, this.mode));
 		}
 
 		/** What {@value #ONLY} is matched against, such as {@code XD bridge 100 B at-least-once 1p}. */
@@ -452,6 +480,15 @@ final class PeerSuite {
 			Thread.sleep(Math.max(1, POLL.toMillis() - (System.nanoTime() - before) / 1_000_000));
 		}
 		Figure rate = Rates.rate(samples, 1, run.records());
+		String dump = System.getenv(SAMPLES);
+		if (dump != null && !dump.isBlank()) {
+			StringBuilder csv = new StringBuilder("nanos,records\n");
+			samples.forEach(sample -> csv.append(sample.nanos()).append(',').append(sample.count()).append('\n'));
+			Path file = Path.of(dump).resolve(String.format("%s-%s.csv", out, run.describe(stream)
+				.replaceAll("[^A-Za-z0-9-]+", "_")));
+			Files.createDirectories(file.getParent());
+			Files.writeString(file, csv);
+		}
 		this.bench.progress("peer" + (run.round().equals(WARM_UP) ? " (" + WARM_UP + ")" : "") + ": "
 				+ run.describe(stream) + ": " + rate.format("%.0f") + " msg/s");
 		return rate;
@@ -462,8 +499,8 @@ final class PeerSuite {
 		return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
 	}
 
-	private void write(PeerTable table, int rounds, List<Integer> partitionCounts, Map<Integer, Long> records)
-			throws IOException {
+	private void write(PeerTable table, Map<String, List<Figure>> settling, int rounds, List<Integer> partitionCounts,
+			Map<Integer, Long> records) throws IOException {
 		SuiteJson json = new SuiteJson(this.bench, "peer", "A Kafka hop through XD beside Kafka Streams")
 			.note("One local broker. For each case, a topic of P partitions is filled beforehand (by this runner's own "
 					+ "producer) with " + records.get(100) + " records of 100 B or " + records.get(1000) + " of 1 000 B, "
@@ -482,9 +519,11 @@ final class PeerSuite {
 					+ "(forked, with the same JVM options as the singlenode: " + String.join(" ",
 							Bench.serverJavaOptions()) + "); later: a stream or instance after it in that JVM, on "
 					+ "topics of its own. Each round runs, per case and side, two JVMs one right after the other: "
-					+ "one's first stream in one mode, then a later one in that mode and one in the other; the next "
-					+ "JVM the same the other way round, so each mode has one first stream and two later ones per "
-					+ "round, the later ones in the order A B B A. Which side goes first alternates case by case and "
+					+ "one's first stream in one mode (A), then a settling stream in the other (B, its first in the "
+					+ "JVM: measured, in settlingRates, not in the table), then four later ones, A B B A; the next "
+					+ "JVM the same the other way round, so each mode has one first stream and four later ones per "
+					+ "round, each later one in a JVM that has run both modes. Which side goes first alternates case "
+					+ "by case and "
 					+ "round by round, and which mode's JVM round by round and side by side; " + rounds
 					+ " round(s), partitions " + partitionCounts + "; each figure is the median of its measurements.")
 			.note((this.warmedUp ? "Before the first round the first case ran once per side and mode with "
@@ -495,6 +534,11 @@ final class PeerSuite {
 					+ "between two streams, so that the kernel's write-back of the input and of the last output falls "
 					+ "into no measurement; a JVM's topics are deleted once it has stopped.");
 		json.columns(PeerTable.COLUMNS.toArray(String[]::new));
+		ObjectNode settled = json.object("settlingRates");
+		settling.forEach((which, rates) -> {
+			ArrayNode array = settled.putArray(which);
+			rates.forEach(rate -> SuiteJson.add(array, SuiteJson.rounded(rate, 0)));
+		});
 		table.rows().forEach(json::row);
 		// one category per size, partitions and stream, one series per hop and mode: a case not measured (a run
 		// narrowed by XD_PEER_ONLY) is a gap in its series
