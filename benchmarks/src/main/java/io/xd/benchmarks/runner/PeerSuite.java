@@ -85,7 +85,7 @@ final class PeerSuite {
 	/**
 	 * Rounds of the full suite, each figure the median of its rounds' measurements (per mode, one first stream and
 	 * four later ones a round): one case's figure moved by 10-20% from one run to the next here (a fresh JVM per side
-	 * and case, a shared machine), as much as the two modes differ. Two rounds take about 75 minutes here.
+	 * and case, a shared machine), as much as the two modes differ. Two rounds took 53 minutes here.
 	 */
 	static final int ROUNDS = 2;
 
