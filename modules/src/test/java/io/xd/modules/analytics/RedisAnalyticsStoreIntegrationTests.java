@@ -5,6 +5,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,21 @@ import static org.assertj.core.api.Assertions.within;
  */
 class RedisAnalyticsStoreIntegrationTests {
 
-	private static final Instant NOW = Instant.parse("2026-11-26T10:15:30Z");
+	/**
+	 * The stores' fixed clock: 10:15:30 UTC on the 26th of next month. The buckets' expiry ({@code PEXPIREAT}) runs
+	 * on the Redis server's own clock, so it must lie in the real future: a fixed date in the past expired the minute
+	 * buckets as soon as they were written once two days (their retention) had gone by. The 26th keeps the three days
+	 * before it in the same month.
+	 */
+	private static final Instant NOW = ZonedDateTime.now(ZoneOffset.UTC)
+		.withDayOfMonth(1)
+		.plusMonths(1)
+		.withDayOfMonth(26)
+		.truncatedTo(ChronoUnit.DAYS)
+		.withHour(10)
+		.withMinute(15)
+		.withSecond(30)
+		.toInstant();
 
 	private static final AnalyticsLimits LIMITS = new AnalyticsLimits(3, 10, Duration.ofDays(2), Duration.ofDays(60),
 			Duration.ofDays(5 * 366));
@@ -111,8 +127,9 @@ class RedisAnalyticsStoreIntegrationTests {
 		AggregateCounts minutes = second.aggregateCounts("hits", Resolution.MINUTE, NOW.minusSeconds(120), NOW)
 			.orElseThrow();
 		assertThat(minutes.total()).isEqualTo(15);
-		assertThat(minutes.counts()).containsExactly(Map.entry(Instant.parse("2026-11-26T10:13:00Z"), 0L),
-				Map.entry(Instant.parse("2026-11-26T10:14:00Z"), 2L), Map.entry(Instant.parse("2026-11-26T10:15:00Z"), 1L));
+		Instant minute = NOW.truncatedTo(ChronoUnit.MINUTES);
+		assertThat(minutes.counts()).containsExactly(Map.entry(minute.minusSeconds(120), 0L),
+				Map.entry(minute.minusSeconds(60), 2L), Map.entry(minute, 1L));
 		assertThat(first.aggregateCounts("hits", Resolution.HOUR, NOW.minus(Duration.ofHours(3)), NOW).orElseThrow()
 			.counts().values()).containsExactly(4L, 0L, 0L, 3L);
 		assertThat(first.aggregateCounts("hits", Resolution.DAY, NOW.minus(Duration.ofDays(3)), NOW).orElseThrow()
