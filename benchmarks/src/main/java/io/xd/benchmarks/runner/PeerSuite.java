@@ -162,15 +162,15 @@ final class PeerSuite {
 									List<Figure> rates = hop(offsets, run);
 									List<Stage> stages = run.stages();
 									for (int i = 0; i < stages.size(); i++) {
-										PeerTable.Case key = new PeerTable.Case(hop, size, partitions,
-												stages.get(i).stream());
-										if (stages.get(i).stream().equals(SETTLING)) {
-											settling.computeIfAbsent(run.side() + " " + stages.get(i).mode() + " "
-													+ hop + " " + size + " B " + partitions + "p", k -> new ArrayList<>())
+										Stage stage = stages.get(i);
+										if (stage.stream().equals(SETTLING)) {
+											settling.computeIfAbsent(run.side() + " " + stage.mode() + " " + hop + " "
+													+ size + " B " + partitions + "p", k -> new ArrayList<>())
 												.add(rates.get(i));
 										}
 										else {
-											table.add(key, run.side(), stages.get(i).mode(), rates.get(i));
+											table.add(new PeerTable.Case(hop, size, partitions, stage.stream()),
+													run.side(), stage.mode(), rates.get(i));
 										}
 									}
 								}

@@ -2,6 +2,8 @@ package io.xd.modules.builtin.file;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
@@ -199,19 +201,28 @@ public final class FileSource implements Source {
 		}
 	}
 
+	/**
+	 * Sends a file listed as a regular file. It is opened without following a link at its end: a link to a file
+	 * outside the roots put in its place after the listing fails the open instead of being read.
+	 */
 	private void send(Path file, MessageChannel output) throws IOException {
 		String name = file.getFileName().toString();
 		switch (this.mode) {
 			case "ref" -> output.send(message(file.toString(), name));
 			case "lines" -> {
-				try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+				try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file,
+						LinkOption.NOFOLLOW_LINKS), StandardCharsets.UTF_8.newDecoder()))) {
 					String line;
 					while ((line = reader.readLine()) != null) {
 						output.send(message(line, name));
 					}
 				}
 			}
-			default -> output.send(message(Files.readAllBytes(file), name));
+			default -> {
+				try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+					output.send(message(in.readAllBytes(), name));
+				}
+			}
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -25,7 +26,8 @@ import io.xd.modules.HostAccess;
  * the new file from its beginning, so nothing written before the rotation is lost. A file that shrinks below what was
  * read was truncated: it is read again from its beginning. A line longer than {@code maxLineLength} bytes is cut
  * there, the rest of it skipped with a warning: memory stays bounded whatever the file holds. Every (re)open checks
- * the real path against the operator's file roots.
+ * the real path against the operator's file roots, and opens that real path without following a link at its end
+ * ({@link #openReal}): a link put in the file's place between the check and the open is refused, not followed.
  * <p>
  * Apache Commons IO's {@code Tailer} would do most of this, but keeps a line in an unbounded buffer and notices a
  * rotation only while the new file is shorter than the old one was.
@@ -96,8 +98,7 @@ final class FileFollower implements Runnable {
 	 */
 	void open() throws IOException {
 		try {
-			this.access.checkRealPath(this.path);
-			FileChannel channel = FileChannel.open(this.path, StandardOpenOption.READ);
+			FileChannel channel = openReal();
 			this.openKey = fileKey();
 			this.openPosition = start(channel);
 			this.open = channel;
@@ -118,8 +119,7 @@ final class FileFollower implements Runnable {
 				this.openPosition = 0;
 				if (channel == null) {
 					try {
-						this.access.checkRealPath(this.path);
-						channel = FileChannel.open(this.path, StandardOpenOption.READ);
+						channel = openReal();
 						key = fileKey();
 					}
 					catch (NoSuchFileException ex) {
@@ -143,6 +143,20 @@ final class FileFollower implements Runnable {
 		finally {
 			closeOpen();
 		}
+	}
+
+	/**
+	 * Opens the file the path names now, once its real path is known to lie under the file roots. Checking the path
+	 * and then opening it would leave a gap: a file missing at the check passes it (nothing under the root can lead
+	 * out yet), and a link to a file outside the roots put there before the open was followed (the tail source's
+	 * test saw this on a busy machine). So the real path is resolved first (a missing file, or a link to one, throws
+	 * {@link NoSuchFileException}), checked, and opened with {@link LinkOption#NOFOLLOW_LINKS}: were its last part
+	 * swapped for a link in between, the open fails rather than follow it.
+	 */
+	private FileChannel openReal() throws IOException {
+		Path real = this.path.toRealPath();
+		this.access.checkRealPath(real);
+		return FileChannel.open(real, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 	}
 
 	/** Closes the file {@link #open()} opened if {@link #run()} never took it. */

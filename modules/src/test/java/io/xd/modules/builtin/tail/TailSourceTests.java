@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,5 +148,41 @@ class TailSourceTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.driver.failure().isPresent());
 		assertThat(this.driver.failure().get()).hasMessageContaining("later.log");
 		assertThat(this.driver.received()).isEmpty();
+	}
+	@Test
+	void neverFollowsALinkThatAppearsBetweenTheCheckAndTheOpen() throws Exception {
+		// an attacker who may write under the root makes a link to a file outside it come and go as fast as they can,
+		// so that it may be missing when the source looks at the path and there when it opens it: each try ends when
+		// the source sees the link and refuses it; not one may read the file outside
+		Path outside = Files.writeString(this.dir.resolve("secret.txt"), "secret\n");
+		for (int attempt = 0; attempt < 40; attempt++) {
+			Path link = this.root.resolve("flapping-" + attempt + ".log");
+			ModuleTestDriver source = tail("name", link.getFileName().toString(), "fromEnd", "false", "fileDelay",
+					"10");
+			AtomicBoolean flapping = new AtomicBoolean(true);
+			Thread attacker = new Thread(() -> {
+				while (flapping.get()) {
+					try {
+						Files.createSymbolicLink(link, outside);
+						Files.deleteIfExists(link);
+					}
+					catch (IOException ex) {
+						// there already or gone already: go on
+					}
+				}
+			});
+			attacker.start();
+			try {
+				await().atMost(Duration.ofSeconds(10)).until(() -> source.failure().isPresent()
+						|| !source.received().isEmpty());
+			}
+			finally {
+				flapping.set(false);
+				attacker.join();
+			}
+			assertThat(source.received()).as("lines read through the link, try %d", attempt).isEmpty();
+			assertThat(source.failure().get()).hasMessageContaining(link.getFileName().toString());
+			source.close();
+		}
 	}
 }
