@@ -244,9 +244,25 @@ public final class HostAccess {
 	}
 
 	/**
+	 * The real path of an existing file, once it is known to lie under a root: what a module opens to read a file,
+	 * with {@link LinkOption#NOFOLLOW_LINKS}. {@link #checkRealPath} passes a file that does not exist yet on its
+	 * parent's real path, so opening the path after it would follow a link to a file outside the roots made in
+	 * between; opening what this returns, without following a link at its end, refuses one.
+	 * @return the path's real path, links followed
+	 * @throws java.nio.file.NoSuchFileException when the file, or what a link on its way names, does not exist
+	 * @throws AccessDeniedException when the real path leads out of the file roots
+	 * @throws IOException when the file system cannot tell
+	 */
+	public Path existingRealPath(Path path) throws IOException {
+		Path real = path.toRealPath();
+		checkRealPath(real);
+		return real;
+	}
+
+	/**
 	 * Checks, when a module opens it, that a path lies under a root on disk: the real path of the path, or of its
 	 * nearest existing parent, links followed, is under the real path of a root. Call it right before opening: it
-	 * sees links made after the stream was created.
+	 * sees links made after the stream was created. To read a file, open {@link #existingRealPath} instead.
 	 * @return the path
 	 * @throws AccessDeniedException when the real path leads out of the file roots
 	 * @throws IOException when the file system cannot tell

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -164,5 +165,23 @@ class HostAccessTests {
 		assertThatExceptionOfType(AccessDeniedException.class)
 			.isThrownBy(() -> access.checkRealPath(root.resolve("out/file")));
 		assertThat(access.checkRealPath(root.resolve("in/file"))).isEqualTo(root.resolve("in/file"));
+	}
+
+	@Test
+	void givesAnExistingFilesRealPathToOpenAndNoneForAMissingFileOrALinkOut() throws IOException {
+		Path root = Files.createDirectories(this.dir.resolve("root")).toRealPath();
+		Path outside = Files.writeString(this.dir.resolve("secret.txt"), "secret");
+		Path inside = Files.writeString(root.resolve("app.log"), "line");
+		Files.createSymbolicLink(root.resolve("out.log"), outside);
+		Files.createSymbolicLink(root.resolve("in.log"), inside);
+		HostAccess access = new HostAccess(List.of(root), this.dir.resolve("data"));
+
+		assertThat(access.existingRealPath(root.resolve("in.log"))).isEqualTo(inside);
+		assertThatExceptionOfType(AccessDeniedException.class)
+			.isThrownBy(() -> access.existingRealPath(root.resolve("out.log")));
+		// where checkRealPath passes a missing file on its parent's say-so, this one does not pass it at all
+		assertThat(access.checkRealPath(root.resolve("later.log"))).isEqualTo(root.resolve("later.log"));
+		assertThatExceptionOfType(NoSuchFileException.class)
+			.isThrownBy(() -> access.existingRealPath(root.resolve("later.log")));
 	}
 }

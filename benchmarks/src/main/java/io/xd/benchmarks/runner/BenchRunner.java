@@ -52,7 +52,7 @@ public final class BenchRunner {
 			              side by side), the two alternating: 1 and 3 partitions, 2 000 000 records of 100 B and 600 000
 			              of 1 000 B, 2 rounds after a warm-up run of the first case per side and mode (not measured),
 			              each figure the median of its measurements (about 55 minutes on 2 vCPUs); --quick: 1
-			              partition, 200 000 and 60 000 records, one round, no warm-up (about 6 minutes)
+			              partition, 200 000 and 60 000 records, one round, no warm-up (about 5 minutes)
 			  chaos       faults together for --duration (default 10m; --quick 2m): a cluster of its own (ZooKeeper, one
 			              or three Kafka brokers, two admins, three containers, each a process), one stream per delivery
 			              mode (at-least-once, noLoss, exactly-once) carrying sequence numbers, and a fault every 4-9 s drawn

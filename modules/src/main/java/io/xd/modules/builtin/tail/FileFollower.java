@@ -146,17 +146,12 @@ final class FileFollower implements Runnable {
 	}
 
 	/**
-	 * Opens the file the path names now, once its real path is known to lie under the file roots. Checking the path
-	 * and then opening it would leave a gap: a file missing at the check passes it (nothing under the root can lead
-	 * out yet), and a link to a file outside the roots put there before the open was followed (the tail source's
-	 * test saw this on a busy machine). So the real path is resolved first (a missing file, or a link to one, throws
-	 * {@link NoSuchFileException}), checked, and opened with {@link LinkOption#NOFOLLOW_LINKS}: were its last part
-	 * swapped for a link in between, the open fails rather than follow it.
+	 * Opens the file the path names now, by its real path under the file roots ({@link HostAccess#existingRealPath};
+	 * {@link NoSuchFileException} while it is missing), without following a link at its end.
 	 */
 	private FileChannel openReal() throws IOException {
-		Path real = this.path.toRealPath();
-		this.access.checkRealPath(real);
-		return FileChannel.open(real, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+		return FileChannel.open(this.access.existingRealPath(this.path), StandardOpenOption.READ,
+				LinkOption.NOFOLLOW_LINKS);
 	}
 
 	/** Closes the file {@link #open()} opened if {@link #run()} never took it. */

@@ -149,6 +149,7 @@ class TailSourceTests {
 		assertThat(this.driver.failure().get()).hasMessageContaining("later.log");
 		assertThat(this.driver.received()).isEmpty();
 	}
+
 	@Test
 	void neverFollowsALinkThatAppearsBetweenTheCheckAndTheOpen() throws Exception {
 		// an attacker who may write under the root makes a link to a file outside it come and go as fast as they can,
